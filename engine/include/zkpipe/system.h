@@ -1,0 +1,54 @@
+// zkpipe/system.h: facts about this machine that decide memory planning: RAM, cgroup limit,
+// RLIMIT_MEMLOCK, huge pages, and the CUDA driver, runtime and devices.
+// Thread-safety: the functions read the system each call; safe from any thread.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "zkpipe/status.h"
+
+namespace zkpipe {
+
+struct SystemInfo {
+  uint64_t ram_bytes = 0;                      // MemTotal
+  uint64_t available_bytes = 0;                // MemAvailable
+  std::optional<uint64_t> cgroup_limit_bytes;  // nullopt: no limit
+  std::optional<uint64_t> memlock_soft_bytes;  // nullopt: unlimited
+  std::optional<uint64_t> memlock_hard_bytes;  // nullopt: unlimited
+  std::string thp_mode;                        // "always", "madvise", "never" or "unknown"
+  uint64_t hugepages_total = 0;                // preallocated (hugetlbfs) huge pages
+  uint64_t hugepage_bytes = 0;
+  unsigned cpus = 0;
+};
+
+SystemInfo read_system_info();
+
+// min(RAM, cgroup limit).
+uint64_t usable_memory_bytes(const SystemInfo& info);
+
+struct CudaDevice {
+  int index = 0;
+  std::string name;
+  std::string uuid;           // "GPU-xxxxxxxx-..."
+  uint64_t total_bytes = 0;
+  int cc_major = 0, cc_minor = 0;
+  std::string pci_bus_id;     // "0000:17:00.0"
+  int pcie_gen = 0;           // current link generation, 0 when unknown
+  int pcie_width = 0;         // current link width, 0 when unknown
+  bool can_map_host_memory = false;
+};
+
+struct CudaInfo {
+  bool built_with_cuda = false;
+  Status status;              // UNAVAILABLE with the CUDA error string when no driver/device
+  int driver_version = 0;     // e.g. 13000 (0 when no driver)
+  int runtime_version = 0;
+  std::vector<CudaDevice> devices;
+};
+
+CudaInfo read_cuda_info();
+
+}  // namespace zkpipe

@@ -1,0 +1,201 @@
+// Loads plugins: manifest -> ELF check -> dlopen (Boost.DLL, local binding, never unloaded) ->
+// descriptor checks against the manifest and the engine's ABI -> init. Every failure names the
+// path, the loader's message and both ABI versions.
+// Thread-safety: PluginRegistry is used on the start-up thread only (see plugin.h).
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <boost/dll/shared_library.hpp>
+
+#include "zkpipe/abi/memory.h"
+#include "zkpipe/log.h"
+#include "zkpipe/plugin.h"
+
+namespace zkpipe {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr const char* kManifestSuffix = ".plugin.toml";
+constexpr size_t kErrorCapacity = 2048;
+
+// Libraries stay loaded for the life of the process: descriptors and code point into them.
+std::vector<boost::dll::shared_library>& loaded_libraries() {
+  static auto* libs = new std::vector<boost::dll::shared_library>();
+  return *libs;
+}
+
+std::string engine_abi() {
+  return std::to_string(ZKP_ABI_MAJOR) + "." + std::to_string(ZKP_ABI_MINOR);
+}
+
+std::string abi_note(const Manifest& m, const zkp_plugin_header* h) {
+  std::string s = " [engine ABI " + engine_abi() + ", manifest ABI " + std::to_string(m.abi_major) +
+                  "." + std::to_string(m.abi_minor);
+  if (h != nullptr) {
+    s += ", descriptor ABI " + std::to_string(h->abi_major) + "." + std::to_string(h->abi_minor);
+  }
+  return s + "]";
+}
+
+// The smallest descriptor of each kind the engine can use (the 1.0 layout).
+uint32_t min_struct_size(uint32_t kind) {
+  switch (kind) {
+    case ZKP_KIND_MEMORY: return sizeof(zkp_memory_backend);
+    default: return sizeof(zkp_plugin_header);
+  }
+}
+
+Status check_descriptor(const Manifest& m, const std::string& lib, const zkp_plugin_header* h) {
+  auto fail = [&](const std::string& why) {
+    return failed_precondition(lib + ": " + why + abi_note(m, h));
+  };
+  if (h->abi_major != ZKP_ABI_MAJOR) return fail("incompatible plugin ABI major version");
+  if (h->struct_size < min_struct_size(h->kind)) {
+    return fail("descriptor struct_size " + std::to_string(h->struct_size) +
+                " is smaller than the " + std::to_string(min_struct_size(h->kind)) +
+                " bytes of a " + kind_name(h->kind) + " descriptor");
+  }
+  if (h->name == nullptr || h->version == nullptr || h->build_tag == nullptr || h->init == nullptr ||
+      h->self_test == nullptr) {
+    return fail("descriptor has a null name, version, build_tag, init or self_test");
+  }
+  if (m.name != h->name) return fail("manifest name '" + m.name + "' != descriptor name '" + h->name + "'");
+  if (kind_from_name(m.kind) != h->kind) {
+    return fail("manifest kind '" + m.kind + "' != descriptor kind '" + kind_name(h->kind) + "'");
+  }
+  if (m.version != h->version) {
+    return fail("manifest version '" + m.version + "' != descriptor version '" + h->version + "'");
+  }
+  if (m.abi_major != h->abi_major || m.abi_minor != h->abi_minor) {
+    return fail("manifest ABI differs from descriptor ABI");
+  }
+  if (h->kind == ZKP_KIND_MEMORY) {
+    auto* t = reinterpret_cast<const zkp_memory_backend*>(h);
+    if (!t->create || !t->destroy || !t->allocate || !t->release || !t->stats) {
+      return fail("memory descriptor has a null function pointer");
+    }
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+PluginRegistry::PluginRegistry(std::vector<std::string> search_dirs) : dirs_(std::move(search_dirs)) {}
+
+Result<const LoadedPlugin*> PluginRegistry::load_manifest_file(const std::string& manifest_path) {
+  std::error_code ec;
+  const std::string key = fs::weakly_canonical(manifest_path, ec).string();
+  if (auto it = by_path_.find(key); it != by_path_.end()) return it->second;
+
+  ZKP_ASSIGN_OR_RETURN(Manifest m, load_manifest(manifest_path));
+  const fs::path mp(manifest_path);
+  const std::string file_name = mp.filename().string();
+  const std::string stem = file_name.substr(0, file_name.size() - std::string(kManifestSuffix).size());
+  if (stem != m.name) {
+    return invalid_argument(manifest_path + ": manifest name '" + m.name + "' does not match its file name (expected " +
+                            m.name + kManifestSuffix + ")");
+  }
+  const std::string lib = (mp.parent_path() / (m.name + ".so")).string();
+  if (!fs::exists(lib, ec)) {
+    return not_found(lib + ": plugin library missing (manifest " + manifest_path + ")" + abi_note(m, nullptr));
+  }
+  if (Status s = check_elf_file(lib); !s.ok()) return Status(s.code(), s.message() + abi_note(m, nullptr));
+
+  boost::dll::shared_library so;
+  try {
+    so.load(lib, boost::dll::load_mode::rtld_local | boost::dll::load_mode::rtld_now);
+  } catch (const std::exception& e) {
+    return failed_precondition(lib + ": cannot load: " + e.what() + abi_note(m, nullptr));
+  }
+  if (!so.has(ZKP_PLUGIN_SYMBOL_NAME)) {
+    return failed_precondition(lib + ": missing entry symbol '" ZKP_PLUGIN_SYMBOL_NAME
+                               "' (export the descriptor with ZKP_EXPORT_PLUGIN)" + abi_note(m, nullptr));
+  }
+  const auto* header = &so.get<const zkp_plugin_header>(ZKP_PLUGIN_SYMBOL_NAME);
+  loaded_libraries().push_back(std::move(so));
+  ZKP_RETURN_IF_ERROR(check_descriptor(m, lib, header));
+
+  auto* plugin = new LoadedPlugin{m, lib, header, ok_status()};  // lives as long as its library
+  std::vector<char> msg(kErrorCapacity, '\0');
+  zkp_status rc = header->init(plugin_host(), zkp_error{msg.data(), msg.size()});
+  if (rc == ZKP_ERR_UNAVAILABLE) {
+    plugin->init_status = unavailable(msg[0] ? msg.data() : "unavailable: (plugin gave no reason)");
+  } else if (rc != ZKP_OK) {
+    Status s(static_cast<Code>(rc), lib + ": init failed: " + (msg[0] ? msg.data() : "(no message)") +
+                                        abi_note(m, header));
+    delete plugin;
+    return s;
+  }
+  by_path_[key] = plugin;
+  return static_cast<const LoadedPlugin*>(plugin);
+}
+
+Result<const LoadedPlugin*> PluginRegistry::load(const std::string& name, uint32_t expected_kind) {
+  std::error_code ec;
+  for (const auto& dir : dirs_) {
+    const fs::path manifest = fs::path(dir) / (name + kManifestSuffix);
+    if (fs::exists(manifest, ec)) {
+      ZKP_ASSIGN_OR_RETURN(const LoadedPlugin* p, load_manifest_file(manifest.string()));
+      if (expected_kind != 0 && p->header->kind != expected_kind) {
+        return invalid_argument(manifest.string() + ": plugin '" + name + "' is a " + kind_name(p->header->kind) +
+                                " plugin, expected a " + kind_name(expected_kind) + " plugin");
+      }
+      return p;
+    }
+    const fs::path lib = fs::path(dir) / (name + ".so");
+    if (fs::exists(lib, ec)) {
+      return not_found(lib.string() + ": missing manifest " + manifest.filename().string() + " beside the library");
+    }
+  }
+  std::string searched;
+  for (const auto& d : dirs_) searched += (searched.empty() ? "" : ", ") + d;
+  return not_found("plugin '" + name + "' not found (searched: " + (searched.empty() ? "no directories" : searched) +
+                   "; expected " + name + kManifestSuffix + " and " + name + ".so)");
+}
+
+std::vector<PluginRegistry::DirEntry> PluginRegistry::load_dir(const std::string& dir) {
+  std::vector<DirEntry> out;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    out.push_back({dir, not_found(dir + ": plugin directory does not exist")});
+    return out;
+  }
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir, ec)) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    const std::string name = f.filename().string();
+    const bool is_manifest = name.size() > std::string(kManifestSuffix).size() &&
+                             name.ends_with(kManifestSuffix);
+    if (is_manifest) {
+      out.push_back({f.string(), load_manifest_file(f.string())});
+    } else if (f.extension() == ".so") {
+      const fs::path manifest = f.parent_path() / (f.stem().string() + kManifestSuffix);
+      if (!fs::exists(manifest, ec)) {
+        out.push_back({f.string(), not_found(f.string() + ": missing manifest " +
+                                             manifest.filename().string() + " beside the library")});
+      }
+    }
+  }
+  if (out.empty()) out.push_back({dir, not_found(dir + ": no plugins (*.plugin.toml) in this directory")});
+  return out;
+}
+
+std::vector<std::string> default_plugin_dirs() {
+  if (const char* env = std::getenv("ZKPIPE_PLUGIN_DIR"); env != nullptr && *env != '\0') {
+    return {env};
+  }
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    for (const char* rel : {"../plugins", "../lib/zkpipe/plugins"}) {
+      const fs::path d = exe.parent_path() / rel;
+      if (fs::is_directory(d, ec)) return {fs::weakly_canonical(d, ec).string()};
+    }
+  }
+  return {};
+}
+
+}  // namespace zkpipe

@@ -1,0 +1,91 @@
+// Pins the layout of every ABI struct (x86_64 / aarch64 LP64). A change here without an ABI
+// bump in engine/include/zkpipe/abi/CHANGELOG.md breaks every built plugin.
+#include <cstddef>
+
+#include <catch2/catch.hpp>
+
+#include "zkpipe/abi/common.h"
+#include "zkpipe/abi/memory.h"
+#include "zkpipe/status.h"
+
+#define ZKP_PIN(type, field, offset) static_assert(offsetof(type, field) == (offset), #type "." #field)
+
+ZKP_PIN(zkp_plugin_header, struct_size, 0);
+ZKP_PIN(zkp_plugin_header, abi_major, 4);
+ZKP_PIN(zkp_plugin_header, abi_minor, 6);
+ZKP_PIN(zkp_plugin_header, kind, 8);
+ZKP_PIN(zkp_plugin_header, reserved, 12);
+ZKP_PIN(zkp_plugin_header, name, 16);
+ZKP_PIN(zkp_plugin_header, version, 24);
+ZKP_PIN(zkp_plugin_header, build_tag, 32);
+ZKP_PIN(zkp_plugin_header, init, 40);
+ZKP_PIN(zkp_plugin_header, self_test, 48);
+static_assert(sizeof(zkp_plugin_header) == 56);
+
+ZKP_PIN(zkp_error, message, 0);
+ZKP_PIN(zkp_error, capacity, 8);
+static_assert(sizeof(zkp_error) == 16);
+
+ZKP_PIN(zkp_host, struct_size, 0);
+ZKP_PIN(zkp_host, abi_major, 4);
+ZKP_PIN(zkp_host, abi_minor, 6);
+ZKP_PIN(zkp_host, log, 8);
+static_assert(sizeof(zkp_host) == 16);
+
+ZKP_PIN(zkp_buffer, host_ptr, 0);
+ZKP_PIN(zkp_buffer, device_ptr, 8);
+ZKP_PIN(zkp_buffer, bytes, 16);
+ZKP_PIN(zkp_buffer, flags, 24);
+ZKP_PIN(zkp_buffer, reserved, 28);
+static_assert(sizeof(zkp_buffer) == 32);
+
+ZKP_PIN(zkp_memory_options, struct_size, 0);
+ZKP_PIN(zkp_memory_options, on_cap, 4);
+ZKP_PIN(zkp_memory_options, cap_bytes, 8);
+ZKP_PIN(zkp_memory_options, wait_timeout_ms, 16);
+ZKP_PIN(zkp_memory_options, huge_pages, 24);
+ZKP_PIN(zkp_memory_options, reuse, 28);
+ZKP_PIN(zkp_memory_options, prealloc_bytes, 32);
+ZKP_PIN(zkp_memory_options, prealloc_count, 40);
+ZKP_PIN(zkp_memory_options, prealloc_entries, 48);
+ZKP_PIN(zkp_memory_options, reserved, 52);
+static_assert(sizeof(zkp_memory_options) == 56);
+
+ZKP_PIN(zkp_memory_stats, struct_size, 0);
+ZKP_PIN(zkp_memory_stats, cap_bytes, 8);
+ZKP_PIN(zkp_memory_stats, in_use_bytes, 16);
+ZKP_PIN(zkp_memory_stats, held_bytes, 24);
+ZKP_PIN(zkp_memory_stats, high_water_bytes, 32);
+ZKP_PIN(zkp_memory_stats, allocations, 40);
+ZKP_PIN(zkp_memory_stats, reuses, 48);
+ZKP_PIN(zkp_memory_stats, releases, 56);
+ZKP_PIN(zkp_memory_stats, failures, 64);
+ZKP_PIN(zkp_memory_stats, waits, 72);
+ZKP_PIN(zkp_memory_stats, alloc_ns, 80);
+ZKP_PIN(zkp_memory_stats, wait_ns, 88);
+static_assert(sizeof(zkp_memory_stats) == 96);
+
+ZKP_PIN(zkp_memory_backend, header, 0);
+ZKP_PIN(zkp_memory_backend, create, 56);
+ZKP_PIN(zkp_memory_backend, destroy, 64);
+ZKP_PIN(zkp_memory_backend, allocate, 72);
+ZKP_PIN(zkp_memory_backend, release, 80);
+ZKP_PIN(zkp_memory_backend, stats, 88);
+static_assert(sizeof(zkp_memory_backend) == 96);
+
+using zkpipe::Code;
+static_assert(static_cast<int>(Code::kOk) == ZKP_OK);
+static_assert(static_cast<int>(Code::kInvalidArgument) == ZKP_ERR_INVALID_ARGUMENT);
+static_assert(static_cast<int>(Code::kNotFound) == ZKP_ERR_NOT_FOUND);
+static_assert(static_cast<int>(Code::kUnavailable) == ZKP_ERR_UNAVAILABLE);
+static_assert(static_cast<int>(Code::kResourceExhausted) == ZKP_ERR_RESOURCE_EXHAUSTED);
+static_assert(static_cast<int>(Code::kDeadlineExceeded) == ZKP_ERR_DEADLINE_EXCEEDED);
+static_assert(static_cast<int>(Code::kFailedPrecondition) == ZKP_ERR_FAILED_PRECONDITION);
+static_assert(static_cast<int>(Code::kInternal) == ZKP_ERR_INTERNAL);
+static_assert(static_cast<int>(Code::kAborted) == ZKP_ERR_ABORTED);
+
+TEST_CASE("ABI: version constants are the ones the changelog documents", "[abi]") {
+  CHECK(ZKP_ABI_MAJOR == 1);
+  CHECK(ZKP_ABI_MINOR == 0);
+  CHECK(std::string(ZKP_PLUGIN_SYMBOL_NAME) == "zkp_plugin");
+}

@@ -1,0 +1,32 @@
+// tests/tools/run_tool.h: runs the built zkpipe-tool with arguments and captures its exit code
+// and output (stdout + stderr), for tests of the command-line surface.
+// Thread-safety: popen per call; safe to call from one test at a time.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+namespace zkpipe::test {
+
+struct ToolRun {
+  int exit_code = -1;
+  std::string output;
+};
+
+inline ToolRun run_tool(const std::string& args) {
+  ToolRun r;
+  const std::string cmd = std::string(ZKPIPE_TEST_TOOL) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  std::array<char, 4096> buf{};
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.output.append(buf.data(), n);
+  int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+}  // namespace zkpipe::test

@@ -1,0 +1,15 @@
+// tools/commands.h: the subcommands of zkpipe-tool, one file each. Each add_* registers its
+// subcommand on `app`; when it runs, it stores the process exit code in *exit_code
+// (0 success, 1 a check failed, 2 bad usage or input).
+// Thread-safety: called on the main thread only.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace zkpipe::tool {
+
+void add_validate(CLI::App& app, int* exit_code);
+void add_check_system(CLI::App& app, int* exit_code);
+void add_bench_h2d(CLI::App& app, int* exit_code);
+
+}  // namespace zkpipe::tool

@@ -1,0 +1,21 @@
+// zkpipe-tool: validates plugin sets, checks the system, measures host-to-device bandwidth.
+#include <spdlog/spdlog.h>
+
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"zkpipe-tool: checks plugins, configs and the machine for the zkpipe prover"};
+  app.set_version_flag("--version", "zkpipe-tool 0.1.0 (plugin ABI 1.0)");
+  app.require_subcommand(1);
+  int exit_code = 0;
+  zkpipe::tool::add_validate(app, &exit_code);
+  zkpipe::tool::add_check_system(app, &exit_code);
+  zkpipe::tool::add_bench_h2d(app, &exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  return exit_code;
+}
