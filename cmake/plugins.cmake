@@ -10,6 +10,8 @@ function(zkpipe_add_plugin)
   set_target_properties(${P_NAME} PROPERTIES PREFIX "" OUTPUT_NAME ${P_NAME}
                         LIBRARY_OUTPUT_DIRECTORY ${P_OUTPUT_DIR})
   target_link_libraries(${P_NAME} PRIVATE zkpipe::sdk ${P_LIBS})
+  target_link_options(${P_NAME} PRIVATE -Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/plugin.map)
+  set_property(TARGET ${P_NAME} APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/cmake/plugin.map)
   if(NOT ZKPIPE_SANITIZE)
     target_link_options(${P_NAME} PRIVATE -Wl,--no-undefined)
   endif()

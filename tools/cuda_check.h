@@ -1,7 +1,5 @@
-// tools/cuda_check.h: CUDA error checking for zkpipe-tool, with the same macros as the memory
-// backends (backends/memory/common/cuda_check.h): ZKP_CUDA_STATUS(expr) is a Status naming the
-// call, file:line and the CUDA error string; ZKP_CUDA_OK(expr) returns it when not OK. Also RAII
-// owners for a stream, an event and a device buffer. Only for builds with CUDA.
+// tools/cuda_check.h: RAII owners for a CUDA stream, an event and a device buffer, for
+// zkpipe-tool, checked with ZKP_CUDA_OK from zkpipe/cuda_check.h. Only for builds with CUDA.
 // Thread-safety: the wrappers are move-only values owned by one thread; CUDA calls are safe.
 #pragma once
 
@@ -11,41 +9,8 @@
 #include <string>
 #include <utility>
 
+#include "zkpipe/cuda_check.h"
 #include "zkpipe/status.h"
-
-namespace zkpipe::tool {
-
-inline Code cuda_error_code(cudaError_t err) {
-  switch (err) {
-    case cudaErrorMemoryAllocation:
-      return Code::kResourceExhausted;
-    case cudaErrorInsufficientDriver:
-    case cudaErrorNoDevice:
-    case cudaErrorInvalidDevice:
-    case cudaErrorDevicesUnavailable:
-    case cudaErrorSystemDriverMismatch:
-    case cudaErrorSystemNotReady:
-      return Code::kUnavailable;
-    default:
-      return Code::kInternal;
-  }
-}
-
-// OK for cudaSuccess. A failure also clears the runtime's last error, so a handled one (say,
-// cudaMalloc out of memory) does not resurface at the next kernel-launch check.
-inline Status cuda_status(cudaError_t err, const char* expr, const char* file, int line) {
-  if (err == cudaSuccess) return ok_status();
-  (void)cudaGetLastError();
-  return Status(cuda_error_code(err), std::string(expr) + " failed at " + file + ":" +
-                                          std::to_string(line) + ": " + cudaGetErrorString(err) +
-                                          " (" + cudaGetErrorName(err) + ")");
-}
-
-}  // namespace zkpipe::tool
-
-#define ZKP_CUDA_STATUS(expr) ::zkpipe::tool::cuda_status((expr), #expr, __FILE__, __LINE__)
-#define ZKP_CUDA_OK(expr) \
-  ZKP_RETURN_IF_ERROR(::zkpipe::tool::cuda_status((expr), #expr, __FILE__, __LINE__))
 
 namespace zkpipe::tool {
 

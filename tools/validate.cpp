@@ -8,6 +8,7 @@
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
 
 #include "commands.h"
 #include "zkpipe/config.h"
@@ -33,6 +34,18 @@ struct Options {
   bool json = false;
   bool allow_unavailable = false;
   bool self_test = true;
+};
+
+// Sets the log level for one config's checks and restores the tool's level afterwards.
+class LogLevelScope {
+ public:
+  explicit LogLevelScope(const std::string& level) : saved_(spdlog::get_level()) {
+    (void)set_log_level(level);  // already validated by load_config
+  }
+  ~LogLevelScope() { spdlog::set_level(saved_); }
+
+ private:
+  spdlog::level::level_enum saved_;
 };
 
 Row check_plugin(const std::string& source, const std::string& label, const Result<const LoadedPlugin*>& r,
@@ -83,6 +96,8 @@ void check_config(const std::string& path, const Options& opt, std::vector<Row>&
     rows.push_back(bad);
     return;
   }
+  // The config's log.level governs what its plugins log while they are checked.
+  LogLevelScope log_scope(cfg->log.level);
   std::vector<std::string> dirs = cfg->plugin_dirs;
   for (const auto& d : opt.plugin_dirs) dirs.push_back(d);
   if (dirs.empty()) dirs = default_plugin_dirs();
@@ -147,14 +162,23 @@ int run(const Options& opt) {
     }
   }
   bool ok = true;
+  int unavailable_rows = 0;
   for (const auto& r : rows) {
+    unavailable_rows += r.status == "UNAVAILABLE";
     if (r.status == "FAIL" || (r.status == "UNAVAILABLE" && !opt.allow_unavailable)) ok = false;
   }
   if (opt.json) {
     print_json(rows, ok);
   } else {
     print_table(rows);
-    fmt::print("{}\n", ok ? "validate: all checks passed" : "validate: some checks did not pass");
+    if (!ok) {
+      fmt::print("validate: some checks did not pass\n");
+    } else if (unavailable_rows > 0) {
+      fmt::print("validate: all checks passed; {} row(s) UNAVAILABLE on this machine, allowed by "
+                 "--allow-unavailable\n", unavailable_rows);
+    } else {
+      fmt::print("validate: all checks passed\n");
+    }
   }
   return ok ? 0 : 1;
 }

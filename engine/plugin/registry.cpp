@@ -4,6 +4,9 @@
 // Thread-safety: PluginRegistry is used on the start-up thread only (see plugin.h).
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -20,10 +23,18 @@ namespace {
 constexpr const char* kManifestSuffix = ".plugin.toml";
 constexpr size_t kErrorCapacity = 2048;
 
-// Libraries stay loaded for the life of the process: descriptors and code point into them.
-std::vector<boost::dll::shared_library>& loaded_libraries() {
-  static auto* libs = new std::vector<boost::dll::shared_library>();
-  return *libs;
+// Libraries and their LoadedPlugin records stay for the life of the process: descriptors and
+// code point into them. Process-wide, so a library is initialized once however many
+// registries ask for it. The mutex serializes loading (start-up work, never on a hot path).
+struct LoadedSet {
+  std::mutex mu;
+  std::vector<boost::dll::shared_library> libraries;
+  std::map<std::string, std::unique_ptr<LoadedPlugin>> by_manifest;  // canonical path -> plugin
+};
+
+LoadedSet& loaded_set() {
+  static auto* set = new LoadedSet();  // intentionally never destroyed
+  return *set;
 }
 
 std::string engine_abi() {
@@ -87,7 +98,11 @@ PluginRegistry::PluginRegistry(std::vector<std::string> search_dirs) : dirs_(std
 Result<const LoadedPlugin*> PluginRegistry::load_manifest_file(const std::string& manifest_path) {
   std::error_code ec;
   const std::string key = fs::weakly_canonical(manifest_path, ec).string();
-  if (auto it = by_path_.find(key); it != by_path_.end()) return it->second;
+  LoadedSet& set = loaded_set();
+  std::lock_guard<std::mutex> lock(set.mu);
+  if (auto it = set.by_manifest.find(key); it != set.by_manifest.end()) {
+    return static_cast<const LoadedPlugin*>(it->second.get());
+  }
 
   ZKP_ASSIGN_OR_RETURN(Manifest m, load_manifest(manifest_path));
   const fs::path mp(manifest_path);
@@ -114,22 +129,21 @@ Result<const LoadedPlugin*> PluginRegistry::load_manifest_file(const std::string
                                "' (export the descriptor with ZKP_EXPORT_PLUGIN)" + abi_note(m, nullptr));
   }
   const auto* header = &so.get<const zkp_plugin_header>(ZKP_PLUGIN_SYMBOL_NAME);
-  loaded_libraries().push_back(std::move(so));
+  set.libraries.push_back(std::move(so));
   ZKP_RETURN_IF_ERROR(check_descriptor(m, lib, header));
 
-  auto* plugin = new LoadedPlugin{m, lib, header, ok_status()};  // lives as long as its library
+  auto plugin = std::make_unique<LoadedPlugin>(LoadedPlugin{m, lib, header, ok_status()});
   std::vector<char> msg(kErrorCapacity, '\0');
   zkp_status rc = header->init(plugin_host(), zkp_error{msg.data(), msg.size()});
   if (rc == ZKP_ERR_UNAVAILABLE) {
     plugin->init_status = unavailable(msg[0] ? msg.data() : "unavailable: (plugin gave no reason)");
   } else if (rc != ZKP_OK) {
-    Status s(static_cast<Code>(rc), lib + ": init failed: " + (msg[0] ? msg.data() : "(no message)") +
-                                        abi_note(m, header));
-    delete plugin;
-    return s;
+    return Status(static_cast<Code>(rc), lib + ": init failed: " + (msg[0] ? msg.data() : "(no message)") +
+                                             abi_note(m, header));
   }
-  by_path_[key] = plugin;
-  return static_cast<const LoadedPlugin*>(plugin);
+  const LoadedPlugin* result = plugin.get();
+  set.by_manifest[key] = std::move(plugin);
+  return result;
 }
 
 Result<const LoadedPlugin*> PluginRegistry::load(const std::string& name, uint32_t expected_kind) {

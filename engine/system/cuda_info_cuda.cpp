@@ -8,6 +8,7 @@
 #include <string>
 
 #include "system_parse.h"
+#include "zkpipe/cuda_check.h"
 #include "zkpipe/system.h"
 
 namespace zkpipe {
@@ -17,7 +18,7 @@ namespace {
 Status cuda_unavailable(const std::string& what, cudaError_t err) {
   std::string message = "unavailable: ";
   if (!what.empty()) message += what + ": ";
-  message += std::string(cudaGetErrorString(err)) + " (" + cudaGetErrorName(err) + ")";
+  message += cuda::error_text(err);
   return unavailable(std::move(message));
 }
 

@@ -1,12 +1,12 @@
 // zkpipe/plugin.h: finds, checks and loads plugins. A plugin is <dir>/<name>.so plus its
 // manifest <dir>/<name>.plugin.toml; manifest, ELF file and descriptor must agree before any
 // plugin code runs. Libraries are loaded with local binding and never unloaded.
-// Thread-safety: a PluginRegistry is used from the start-up thread only; the LoadedPlugin
-// pointers it returns stay valid for the life of the process and are safe to share.
+// Thread-safety: loading is serialized process-wide and each library is loaded and initialized
+// once, whichever registry asks; the LoadedPlugin pointers stay valid for the life of the
+// process and are safe to share. Load on the start-up thread: init runs plugin code.
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -68,7 +68,6 @@ class PluginRegistry {
 
  private:
   std::vector<std::string> dirs_;
-  std::map<std::string, const LoadedPlugin*> by_path_;  // manifest path -> plugin
 };
 
 // Where plugins are looked for by default: $ZKPIPE_PLUGIN_DIR if set, else <exe>/../plugins,
