@@ -42,7 +42,11 @@ std::string bytes_or(const std::optional<uint64_t>& bytes, const char* none) {
 
 std::string pcie_text(const CudaDevice& d) {
   if (d.pcie_gen == 0 && d.pcie_width == 0) return "PCIe link unknown";
-  return fmt::format("PCIe Gen{} x{}", d.pcie_gen, d.pcie_width);
+  std::string text = fmt::format("PCIe Gen{} x{}", d.pcie_gen, d.pcie_width);
+  if (d.pcie_max_gen != 0 && (d.pcie_max_gen != d.pcie_gen || d.pcie_max_width != d.pcie_width)) {
+    text += fmt::format(" (max Gen{} x{}; idle links train down)", d.pcie_max_gen, d.pcie_max_width);
+  }
+  return text;
 }
 
 struct ConfigReport {
@@ -142,6 +146,8 @@ nlohmann::json to_json(const SystemInfo& sys, const CudaInfo& cuda,
                        {"pci_bus_id", d.pci_bus_id},
                        {"pcie_gen", d.pcie_gen},
                        {"pcie_width", d.pcie_width},
+                       {"pcie_max_gen", d.pcie_max_gen},
+                       {"pcie_max_width", d.pcie_max_width},
                        {"can_map_host_memory", d.can_map_host_memory}});
   nlohmann::json config_list = nlohmann::json::array();
   for (const ConfigReport& c : configs)

@@ -67,6 +67,8 @@ CudaInfo read_cuda_info() {
         system_detail::PcieLink link = system_detail::read_pcie_link("", dev.pci_bus_id);
         dev.pcie_gen = link.generation;
         dev.pcie_width = link.width;
+        dev.pcie_max_gen = link.max_generation;
+        dev.pcie_max_width = link.max_width;
       }
       info.devices.push_back(std::move(dev));
     }

@@ -285,6 +285,10 @@ PcieLink read_pcie_link(const std::string& root, std::string_view bus_id) {
     link.generation = parse_link_generation(*speed);
   if (auto width = read_text_file(dir + "/current_link_width"))
     link.width = parse_link_width(*width);
+  if (auto speed = read_text_file(dir + "/max_link_speed"))
+    link.max_generation = parse_link_generation(*speed);
+  if (auto width = read_text_file(dir + "/max_link_width"))
+    link.max_width = parse_link_width(*width);
   return link;
 }
 

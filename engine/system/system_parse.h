@@ -92,6 +92,8 @@ SystemInfo read_system_info_at(const std::string& root);
 struct PcieLink {
   int generation = 0;
   int width = 0;
+  int max_generation = 0;  // max_link_speed / max_link_width
+  int max_width = 0;
 };
 PcieLink read_pcie_link(const std::string& root, std::string_view bus_id);
 

@@ -220,6 +220,16 @@ TEST_CASE("system info: fake sysfs PCIe link", "[system]") {
   PcieLink link = read_pcie_link(root.root(), "0000:B3:00.0");
   CHECK(link.generation == 5);
   CHECK(link.width == 16);
+  CHECK(link.max_generation == 0);  // no max_link_* files: unknown
+
+  // An idle GPU trains its link down; the maximum tells what it can do.
+  root.write("/sys/bus/pci/devices/0000:b3:00.0/current_link_speed", "2.5 GT/s PCIe\n");
+  root.write("/sys/bus/pci/devices/0000:b3:00.0/max_link_speed", "32.0 GT/s PCIe\n");
+  root.write("/sys/bus/pci/devices/0000:b3:00.0/max_link_width", "16\n");
+  link = read_pcie_link(root.root(), "0000:B3:00.0");
+  CHECK(link.generation == 1);
+  CHECK(link.max_generation == 5);
+  CHECK(link.max_width == 16);
 }
 
 TEST_CASE("system info: plausible values on this machine", "[system]") {

@@ -38,6 +38,8 @@ struct CudaDevice {
   std::string pci_bus_id;     // "0000:17:00.0"
   int pcie_gen = 0;           // current link generation, 0 when unknown
   int pcie_width = 0;         // current link width, 0 when unknown
+  int pcie_max_gen = 0;       // what the link can do: idle GPUs train down (an H200 may show Gen1)
+  int pcie_max_width = 0;
   bool can_map_host_memory = false;
 };
 
