@@ -44,7 +44,8 @@ std::string pcie_text(const CudaDevice& d) {
   if (d.pcie_gen == 0 && d.pcie_width == 0) return "PCIe link unknown";
   std::string text = fmt::format("PCIe Gen{} x{}", d.pcie_gen, d.pcie_width);
   if (d.pcie_max_gen != 0 && (d.pcie_max_gen != d.pcie_gen || d.pcie_max_width != d.pcie_width)) {
-    text += fmt::format(" (max Gen{} x{}; idle links train down)", d.pcie_max_gen, d.pcie_max_width);
+    text +=
+        fmt::format(" (max Gen{} x{}; idle links train down)", d.pcie_max_gen, d.pcie_max_width);
   }
   return text;
 }

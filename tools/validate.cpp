@@ -7,8 +7,8 @@
 #include <vector>
 
 #include <fmt/core.h>
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
+#include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "zkpipe/config.h"
@@ -20,10 +20,10 @@ namespace zkpipe::tool {
 namespace {
 
 struct Row {
-  std::string source;   // config file or plugin directory
-  std::string plugin;   // plugin name, or the file when it could not be loaded
+  std::string source;  // config file or plugin directory
+  std::string plugin;  // plugin name, or the file when it could not be loaded
   std::string kind, version, abi, build_tag;
-  std::string status;   // PASS, UNAVAILABLE, FAIL
+  std::string status;  // PASS, UNAVAILABLE, FAIL
   std::string reason;
   double self_test_ms = 0;
 };
@@ -48,8 +48,8 @@ class LogLevelScope {
   spdlog::level::level_enum saved_;
 };
 
-Row check_plugin(const std::string& source, const std::string& label, const Result<const LoadedPlugin*>& r,
-                 bool self_test) {
+Row check_plugin(const std::string& source, const std::string& label,
+                 const Result<const LoadedPlugin*>& r, bool self_test) {
   Row row;
   row.source = source;
   row.plugin = label;
@@ -73,10 +73,12 @@ Row check_plugin(const std::string& source, const std::string& label, const Resu
     char msg[2048] = {0};
     auto t0 = std::chrono::steady_clock::now();
     zkp_status rc = p->header->self_test(zkp_error{msg, sizeof msg});
-    row.self_test_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    row.self_test_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (rc != ZKP_OK) {
       row.status = "FAIL";
-      row.reason = std::string("self-test failed (") + std::string(code_name(static_cast<Code>(rc))) + "): " + msg;
+      row.reason = std::string("self-test failed (") +
+                   std::string(code_name(static_cast<Code>(rc))) + "): " + msg;
       return row;
     }
   }
@@ -114,7 +116,8 @@ void check_config(const std::string& path, const Options& opt, std::vector<Row>&
   if (pool.ok()) {
     whole.status = "PASS";
     whole.reason = "memory: " + (*pool)->backend_name();
-    if ((*pool)->backend_name() != cfg->memory.backend) whole.reason += " (memory.fallback; logged)";
+    if ((*pool)->backend_name() != cfg->memory.backend)
+      whole.reason += " (memory.fallback; logged)";
   } else {
     whole.status = pool.status().code() == Code::kUnavailable ? "UNAVAILABLE" : "FAIL";
     whole.reason = pool.status().message();
@@ -123,24 +126,30 @@ void check_config(const std::string& path, const Options& opt, std::vector<Row>&
 }
 
 void print_table(const std::vector<Row>& rows) {
-  fmt::print("{:<34} {:<14} {:<7} {:<8} {:<4} {:<12} {}\n", "SOURCE", "PLUGIN", "KIND", "VERSION", "ABI",
-             "STATUS", "REASON");
+  fmt::print("{:<34} {:<14} {:<7} {:<8} {:<4} {:<12} {}\n", "SOURCE", "PLUGIN", "KIND", "VERSION",
+             "ABI", "STATUS", "REASON");
   for (const auto& r : rows) {
     std::string reason = r.reason;
     if (r.status == "PASS" && r.plugin != "(config)") {
       reason = fmt::format("self-test {:.1f} ms; {}", r.self_test_ms, r.build_tag);
     }
-    fmt::print("{:<34} {:<14} {:<7} {:<8} {:<4} {:<12} {}\n", r.source, r.plugin, r.kind, r.version, r.abi,
-               r.status, reason);
+    fmt::print("{:<34} {:<14} {:<7} {:<8} {:<4} {:<12} {}\n", r.source, r.plugin, r.kind, r.version,
+               r.abi, r.status, reason);
   }
 }
 
 void print_json(const std::vector<Row>& rows, bool ok) {
   nlohmann::json out{{"ok", ok}, {"rows", nlohmann::json::array()}};
   for (const auto& r : rows) {
-    out["rows"].push_back({{"source", r.source}, {"plugin", r.plugin}, {"kind", r.kind},
-                           {"version", r.version}, {"abi", r.abi}, {"build_tag", r.build_tag},
-                           {"status", r.status}, {"reason", r.reason}, {"self_test_ms", r.self_test_ms}});
+    out["rows"].push_back({{"source", r.source},
+                           {"plugin", r.plugin},
+                           {"kind", r.kind},
+                           {"version", r.version},
+                           {"abi", r.abi},
+                           {"build_tag", r.build_tag},
+                           {"status", r.status},
+                           {"reason", r.reason},
+                           {"self_test_ms", r.self_test_ms}});
   }
   fmt::print("{}\n", out.dump(2));
 }
@@ -151,14 +160,16 @@ int run(const Options& opt) {
   std::vector<std::string> dirs = opt.plugin_dirs;
   if (opt.configs.empty() && dirs.empty()) dirs = default_plugin_dirs();
   if (opt.configs.empty() && dirs.empty()) {
-    fmt::print(stderr, "validate: no config and no plugin directory given, and no default plugin directory "
-                       "exists (set ZKPIPE_PLUGIN_DIR or pass --plugin-dir)\n");
+    fmt::print(stderr,
+               "validate: no config and no plugin directory given, and no default plugin directory "
+               "exists (set ZKPIPE_PLUGIN_DIR or pass --plugin-dir)\n");
     return 2;
   }
   if (opt.configs.empty()) {
     for (const auto& d : dirs) {
       PluginRegistry registry({d});
-      for (auto& e : registry.load_dir(d)) rows.push_back(check_plugin(d, e.path, e.plugin, opt.self_test));
+      for (auto& e : registry.load_dir(d))
+        rows.push_back(check_plugin(d, e.path, e.plugin, opt.self_test));
     }
   }
   bool ok = true;
@@ -174,8 +185,10 @@ int run(const Options& opt) {
     if (!ok) {
       fmt::print("validate: some checks did not pass\n");
     } else if (unavailable_rows > 0) {
-      fmt::print("validate: all checks passed; {} row(s) UNAVAILABLE on this machine, allowed by "
-                 "--allow-unavailable\n", unavailable_rows);
+      fmt::print(
+          "validate: all checks passed; {} row(s) UNAVAILABLE on this machine, allowed by "
+          "--allow-unavailable\n",
+          unavailable_rows);
     } else {
       fmt::print("validate: all checks passed\n");
     }
@@ -188,8 +201,9 @@ int run(const Options& opt) {
 void add_validate(CLI::App& app, int* exit_code) {
   auto opt = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
-      "validate", "Load plugin sets (from configs or directories), check manifests, descriptors and ABI, "
-                  "run self-tests; exit 0 only if all pass");
+      "validate",
+      "Load plugin sets (from configs or directories), check manifests, descriptors and ABI, "
+      "run self-tests; exit 0 only if all pass");
   cmd->add_option("configs", opt->configs, "Config files whose plugin set to validate");
   cmd->add_option("--plugin-dir", opt->plugin_dirs,
                   "Validate every plugin in this directory (with configs: also search it)");

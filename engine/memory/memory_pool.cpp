@@ -39,7 +39,8 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
 void Buffer::reset() {
   if (pool_ != nullptr && raw_.host_ptr != nullptr) {
     Status s = pool_->release(raw_);
-    if (!s.ok()) spdlog::error("releasing a {} buffer failed: {}", pool_->backend_name(), s.to_string());
+    if (!s.ok())
+      spdlog::error("releasing a {} buffer failed: {}", pool_->backend_name(), s.to_string());
   }
   pool_ = nullptr;
   raw_ = {};
@@ -55,7 +56,8 @@ Result<std::unique_ptr<MemoryPool>> MemoryPool::create(const LoadedPlugin& plugi
     return invalid_argument("plugin '" + plugin.manifest.name + "' is not a memory backend");
   }
   if (!plugin.available()) {
-    return unavailable("memory backend '" + plugin.manifest.name + "': " + plugin.init_status.message());
+    return unavailable("memory backend '" + plugin.manifest.name +
+                       "': " + plugin.init_status.message());
   }
   std::vector<uint64_t> prealloc_bytes;
   std::vector<uint32_t> prealloc_count;
@@ -82,7 +84,8 @@ Result<std::unique_ptr<MemoryPool>> MemoryPool::create(const LoadedPlugin& plugi
     return Status(static_cast<Code>(rc), "memory backend '" + plugin.manifest.name + "' (cap " +
                                              format_bytes(opts.cap_bytes) + "): " + err.text);
   }
-  if (raw == nullptr) return internal_error("memory backend '" + plugin.manifest.name + "' returned no pool");
+  if (raw == nullptr)
+    return internal_error("memory backend '" + plugin.manifest.name + "' returned no pool");
   return std::unique_ptr<MemoryPool>(new MemoryPool(&plugin, raw, opts.cap_bytes));
 }
 
@@ -91,7 +94,8 @@ Result<Buffer> MemoryPool::allocate(uint64_t bytes) {
   ErrorBuffer err;
   zkp_status rc = table()->allocate(pool_, bytes, &raw, err.abi());
   if (rc != ZKP_OK) {
-    return Status(static_cast<Code>(rc), backend_name() + ": allocating " + format_bytes(bytes) + ": " + err.text);
+    return Status(static_cast<Code>(rc),
+                  backend_name() + ": allocating " + format_bytes(bytes) + ": " + err.text);
   }
   if (raw.host_ptr == nullptr || raw.bytes < bytes) {
     return internal_error(backend_name() + ": allocate returned a null or short buffer");
@@ -115,7 +119,8 @@ Result<zkp_memory_stats> MemoryPool::stats() const {
   return s;
 }
 
-Result<std::unique_ptr<MemoryPool>> open_memory_backend(const Config& config, PluginRegistry& registry) {
+Result<std::unique_ptr<MemoryPool>> open_memory_backend(const Config& config,
+                                                        PluginRegistry& registry) {
   const MemoryConfig& mem = config.memory;
   const std::string where = mem.backend_location.to_string() + ": memory.backend";
   auto loaded = registry.load(mem.backend, ZKP_KIND_MEMORY);
@@ -123,12 +128,14 @@ Result<std::unique_ptr<MemoryPool>> open_memory_backend(const Config& config, Pl
   const LoadedPlugin* plugin = *loaded;
   if (!plugin->available()) {
     if (mem.fallback.empty()) {
-      return unavailable(where + ": memory backend '" + mem.backend + "' cannot run here: " +
-                         plugin->init_status.message() +
+      return unavailable(where + ": memory backend '" + mem.backend +
+                         "' cannot run here: " + plugin->init_status.message() +
                          " (no memory.fallback is configured, so this is an error)");
     }
-    spdlog::warn("memory backend '{}' cannot run here ({}); using '{}' because memory.fallback in {} says so",
-                 mem.backend, plugin->init_status.message(), mem.fallback, config.path);
+    spdlog::warn(
+        "memory backend '{}' cannot run here ({}); using '{}' because memory.fallback in {} says "
+        "so",
+        mem.backend, plugin->init_status.message(), mem.fallback, config.path);
     auto fb = registry.load(mem.fallback, ZKP_KIND_MEMORY);
     if (!fb.ok()) return fb.status().with_context(mem.location.to_string() + ": memory.fallback");
     if (!(*fb)->available()) {

@@ -22,14 +22,15 @@ Result<std::string> get_string(const std::string& path, const toml::table& t, co
     return invalid_argument(path + ": missing required key '" + key + "'");
   }
   if (!n->is_string()) {
-    return invalid_argument(where(path, n->source()) + ": '" + key + "' must be a string, not " +
-                            std::string(toml::impl::node_type_friendly_names[static_cast<int>(n->type())]));
+    return invalid_argument(
+        where(path, n->source()) + ": '" + key + "' must be a string, not " +
+        std::string(toml::impl::node_type_friendly_names[static_cast<int>(n->type())]));
   }
   return std::string(n->as_string()->get());
 }
 
-Status check_keys(const std::string& path, const toml::table& t, std::initializer_list<const char*> allowed,
-                  const std::string& section) {
+Status check_keys(const std::string& path, const toml::table& t,
+                  std::initializer_list<const char*> allowed, const std::string& section) {
   for (auto&& [k, v] : t) {
     bool known = false;
     for (const char* a : allowed) known = known || k.str() == a;
@@ -53,9 +54,12 @@ uint32_t kind_from_name(const std::string& name) {
 
 const char* kind_name(uint32_t kind) {
   switch (kind) {
-    case ZKP_KIND_MEMORY: return "memory";
-    case ZKP_KIND_COMPUTE: return "compute";
-    case ZKP_KIND_PROOF_TYPE: return "proof_type";
+    case ZKP_KIND_MEMORY:
+      return "memory";
+    case ZKP_KIND_COMPUTE:
+      return "compute";
+    case ZKP_KIND_PROOF_TYPE:
+      return "proof_type";
   }
   return "unknown";
 }
@@ -66,12 +70,13 @@ Result<Manifest> load_manifest(const std::string& path) {
     root = toml::parse_file(path);
   } catch (const toml::parse_error& e) {
     const auto& b = e.source().begin;
-    if (b.line == 0) return not_found(path + ": cannot read manifest: " + std::string(e.description()));
+    if (b.line == 0)
+      return not_found(path + ": cannot read manifest: " + std::string(e.description()));
     return invalid_argument(path + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) +
                             ": " + std::string(e.description()));
   }
-  ZKP_RETURN_IF_ERROR(check_keys(path, root,
-                                 {"name", "kind", "abi", "version", "description", "requires"}, ""));
+  ZKP_RETURN_IF_ERROR(
+      check_keys(path, root, {"name", "kind", "abi", "version", "description", "requires"}, ""));
   Manifest m;
   m.path = path;
   ZKP_ASSIGN_OR_RETURN(m.name, get_string(path, root, "name", true));
@@ -107,7 +112,8 @@ Result<Manifest> load_manifest(const std::string& path) {
     ZKP_RETURN_IF_ERROR(check_keys(path, rt, {"cuda"}, "requires."));
     if (const toml::node* cuda = rt.get("cuda")) {
       if (!cuda->is_boolean()) {
-        return invalid_argument(where(path, cuda->source()) + ": 'requires.cuda' must be true or false");
+        return invalid_argument(where(path, cuda->source()) +
+                                ": 'requires.cuda' must be true or false");
       }
       m.requires_cuda = cuda->as_boolean()->get();
     }

@@ -53,8 +53,10 @@ std::string abi_note(const Manifest& m, const zkp_plugin_header* h) {
 // The smallest descriptor of each kind the engine can use (the 1.0 layout).
 uint32_t min_struct_size(uint32_t kind) {
   switch (kind) {
-    case ZKP_KIND_MEMORY: return sizeof(zkp_memory_backend);
-    default: return sizeof(zkp_plugin_header);
+    case ZKP_KIND_MEMORY:
+      return sizeof(zkp_memory_backend);
+    default:
+      return sizeof(zkp_plugin_header);
   }
 }
 
@@ -68,11 +70,12 @@ Status check_descriptor(const Manifest& m, const std::string& lib, const zkp_plu
                 " is smaller than the " + std::to_string(min_struct_size(h->kind)) +
                 " bytes of a " + kind_name(h->kind) + " descriptor");
   }
-  if (h->name == nullptr || h->version == nullptr || h->build_tag == nullptr || h->init == nullptr ||
-      h->self_test == nullptr) {
+  if (h->name == nullptr || h->version == nullptr || h->build_tag == nullptr ||
+      h->init == nullptr || h->self_test == nullptr) {
     return fail("descriptor has a null name, version, build_tag, init or self_test");
   }
-  if (m.name != h->name) return fail("manifest name '" + m.name + "' != descriptor name '" + h->name + "'");
+  if (m.name != h->name)
+    return fail("manifest name '" + m.name + "' != descriptor name '" + h->name + "'");
   if (kind_from_name(m.kind) != h->kind) {
     return fail("manifest kind '" + m.kind + "' != descriptor kind '" + kind_name(h->kind) + "'");
   }
@@ -93,7 +96,8 @@ Status check_descriptor(const Manifest& m, const std::string& lib, const zkp_plu
 
 }  // namespace
 
-PluginRegistry::PluginRegistry(std::vector<std::string> search_dirs) : dirs_(std::move(search_dirs)) {}
+PluginRegistry::PluginRegistry(std::vector<std::string> search_dirs)
+    : dirs_(std::move(search_dirs)) {}
 
 Result<const LoadedPlugin*> PluginRegistry::load_manifest_file(const std::string& manifest_path) {
   std::error_code ec;
@@ -107,16 +111,20 @@ Result<const LoadedPlugin*> PluginRegistry::load_manifest_file(const std::string
   ZKP_ASSIGN_OR_RETURN(Manifest m, load_manifest(manifest_path));
   const fs::path mp(manifest_path);
   const std::string file_name = mp.filename().string();
-  const std::string stem = file_name.substr(0, file_name.size() - std::string(kManifestSuffix).size());
+  const std::string stem =
+      file_name.substr(0, file_name.size() - std::string(kManifestSuffix).size());
   if (stem != m.name) {
-    return invalid_argument(manifest_path + ": manifest name '" + m.name + "' does not match its file name (expected " +
-                            m.name + kManifestSuffix + ")");
+    return invalid_argument(manifest_path + ": manifest name '" + m.name +
+                            "' does not match its file name (expected " + m.name + kManifestSuffix +
+                            ")");
   }
   const std::string lib = (mp.parent_path() / (m.name + ".so")).string();
   if (!fs::exists(lib, ec)) {
-    return not_found(lib + ": plugin library missing (manifest " + manifest_path + ")" + abi_note(m, nullptr));
+    return not_found(lib + ": plugin library missing (manifest " + manifest_path + ")" +
+                     abi_note(m, nullptr));
   }
-  if (Status s = check_elf_file(lib); !s.ok()) return Status(s.code(), s.message() + abi_note(m, nullptr));
+  if (Status s = check_elf_file(lib); !s.ok())
+    return Status(s.code(), s.message() + abi_note(m, nullptr));
 
   boost::dll::shared_library so;
   try {
@@ -125,8 +133,10 @@ Result<const LoadedPlugin*> PluginRegistry::load_manifest_file(const std::string
     return failed_precondition(lib + ": cannot load: " + e.what() + abi_note(m, nullptr));
   }
   if (!so.has(ZKP_PLUGIN_SYMBOL_NAME)) {
-    return failed_precondition(lib + ": missing entry symbol '" ZKP_PLUGIN_SYMBOL_NAME
-                               "' (export the descriptor with ZKP_EXPORT_PLUGIN)" + abi_note(m, nullptr));
+    return failed_precondition(lib +
+                               ": missing entry symbol '" ZKP_PLUGIN_SYMBOL_NAME
+                               "' (export the descriptor with ZKP_EXPORT_PLUGIN)" +
+                               abi_note(m, nullptr));
   }
   const auto* header = &so.get<const zkp_plugin_header>(ZKP_PLUGIN_SYMBOL_NAME);
   set.libraries.push_back(std::move(so));
@@ -138,8 +148,9 @@ Result<const LoadedPlugin*> PluginRegistry::load_manifest_file(const std::string
   if (rc == ZKP_ERR_UNAVAILABLE) {
     plugin->init_status = unavailable(msg[0] ? msg.data() : "unavailable: (plugin gave no reason)");
   } else if (rc != ZKP_OK) {
-    return Status(static_cast<Code>(rc), lib + ": init failed: " + (msg[0] ? msg.data() : "(no message)") +
-                                             abi_note(m, header));
+    return Status(
+        static_cast<Code>(rc),
+        lib + ": init failed: " + (msg[0] ? msg.data() : "(no message)") + abi_note(m, header));
   }
   const LoadedPlugin* result = plugin.get();
   set.by_manifest[key] = std::move(plugin);
@@ -153,19 +164,22 @@ Result<const LoadedPlugin*> PluginRegistry::load(const std::string& name, uint32
     if (fs::exists(manifest, ec)) {
       ZKP_ASSIGN_OR_RETURN(const LoadedPlugin* p, load_manifest_file(manifest.string()));
       if (expected_kind != 0 && p->header->kind != expected_kind) {
-        return invalid_argument(manifest.string() + ": plugin '" + name + "' is a " + kind_name(p->header->kind) +
-                                " plugin, expected a " + kind_name(expected_kind) + " plugin");
+        return invalid_argument(manifest.string() + ": plugin '" + name + "' is a " +
+                                kind_name(p->header->kind) + " plugin, expected a " +
+                                kind_name(expected_kind) + " plugin");
       }
       return p;
     }
     const fs::path lib = fs::path(dir) / (name + ".so");
     if (fs::exists(lib, ec)) {
-      return not_found(lib.string() + ": missing manifest " + manifest.filename().string() + " beside the library");
+      return not_found(lib.string() + ": missing manifest " + manifest.filename().string() +
+                       " beside the library");
     }
   }
   std::string searched;
   for (const auto& d : dirs_) searched += (searched.empty() ? "" : ", ") + d;
-  return not_found("plugin '" + name + "' not found (searched: " + (searched.empty() ? "no directories" : searched) +
+  return not_found("plugin '" + name +
+                   "' not found (searched: " + (searched.empty() ? "no directories" : searched) +
                    "; expected " + name + kManifestSuffix + " and " + name + ".so)");
 }
 
@@ -181,19 +195,21 @@ std::vector<PluginRegistry::DirEntry> PluginRegistry::load_dir(const std::string
   std::sort(files.begin(), files.end());
   for (const auto& f : files) {
     const std::string name = f.filename().string();
-    const bool is_manifest = name.size() > std::string(kManifestSuffix).size() &&
-                             name.ends_with(kManifestSuffix);
+    const bool is_manifest =
+        name.size() > std::string(kManifestSuffix).size() && name.ends_with(kManifestSuffix);
     if (is_manifest) {
       out.push_back({f.string(), load_manifest_file(f.string())});
     } else if (f.extension() == ".so") {
       const fs::path manifest = f.parent_path() / (f.stem().string() + kManifestSuffix);
       if (!fs::exists(manifest, ec)) {
-        out.push_back({f.string(), not_found(f.string() + ": missing manifest " +
-                                             manifest.filename().string() + " beside the library")});
+        out.push_back(
+            {f.string(), not_found(f.string() + ": missing manifest " +
+                                   manifest.filename().string() + " beside the library")});
       }
     }
   }
-  if (out.empty()) out.push_back({dir, not_found(dir + ": no plugins (*.plugin.toml) in this directory")});
+  if (out.empty())
+    out.push_back({dir, not_found(dir + ": no plugins (*.plugin.toml) in this directory")});
   return out;
 }
 

@@ -8,7 +8,8 @@
 #include "zkpipe/abi/memory.h"
 #include "zkpipe/status.h"
 
-#define ZKP_PIN(type, field, offset) static_assert(offsetof(type, field) == (offset), #type "." #field)
+#define ZKP_PIN(type, field, offset) \
+  static_assert(offsetof(type, field) == (offset), #type "." #field)
 
 ZKP_PIN(zkp_plugin_header, struct_size, 0);
 ZKP_PIN(zkp_plugin_header, abi_major, 4);

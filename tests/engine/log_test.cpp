@@ -1,6 +1,6 @@
 // Logging: level names are validated and the host table handed to plugins tolerates bad input.
-#include <catch2/catch.hpp>
 #include <spdlog/spdlog.h>
+#include <catch2/catch.hpp>
 
 #include "zkpipe/log.h"
 
@@ -8,7 +8,8 @@ using Catch::Matchers::Contains;
 
 TEST_CASE("Log: set_log_level takes the five names and rejects others", "[log]") {
   const auto saved = spdlog::get_level();
-  for (const char* level : {"trace", "debug", "info", "warn", "error"}) CHECK(zkpipe::set_log_level(level).ok());
+  for (const char* level : {"trace", "debug", "info", "warn", "error"})
+    CHECK(zkpipe::set_log_level(level).ok());
   CHECK(spdlog::get_level() == spdlog::level::err);
   auto bad = zkpipe::set_log_level("loud");
   CHECK(bad.code() == zkpipe::Code::kInvalidArgument);

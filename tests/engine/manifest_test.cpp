@@ -20,8 +20,9 @@ std::string write_manifest(const std::string& file, const std::string& text) {
   return path;
 }
 
-const char* kGood = "name = \"x\"\nkind = \"memory\"\nabi = \"1.0\"\nversion = \"0.1.0\"\n"
-                    "description = \"d\"\n[requires]\ncuda = true\n";
+const char* kGood =
+    "name = \"x\"\nkind = \"memory\"\nabi = \"1.0\"\nversion = \"0.1.0\"\n"
+    "description = \"d\"\n[requires]\ncuda = true\n";
 
 }  // namespace
 
@@ -41,15 +42,20 @@ TEST_CASE("Manifest: each problem names the file, line and column", "[plugin]") 
   };
   std::vector<Case> cases = {
       {"name = \"x\"\nkind = \"memory\"\nabi = \"1.0\"\nversion = \"1\"\ncolour = 1\n",
-       "x.plugin.toml:5:1: unknown key 'colour' (allowed: name, kind, abi, version, description, requires)"},
+       "x.plugin.toml:5:1: unknown key 'colour' (allowed: name, kind, abi, version, description, "
+       "requires)"},
       {"name = \"x\"\nkind = \"gpu\"\nabi = \"1.0\"\nversion = \"1\"\n",
        "x.plugin.toml:2:8: kind 'gpu' is not one of memory, compute, proof_type"},
-      {"name = \"x\"\nkind = \"memory\"\nabi = 1\nversion = \"1\"\n", "x.plugin.toml:3:7: 'abi' must be a string"},
+      {"name = \"x\"\nkind = \"memory\"\nabi = 1\nversion = \"1\"\n",
+       "x.plugin.toml:3:7: 'abi' must be a string"},
       {"name = \"x\"\nkind = \"memory\"\nabi = \"one\"\nversion = \"1\"\n",
        "x.plugin.toml:3:7: abi 'one' must be MAJOR.MINOR"},
-      {"name = \"x\"\nkind = \"memory\"\nversion = \"1\"\n", "x.plugin.toml: missing required key 'abi'"},
-      {"name = \"X-Y\"\nkind = \"memory\"\nabi = \"1.0\"\nversion = \"1\"\n", "x.plugin.toml:1:8: name 'X-Y' must match"},
-      {"name = \"x\"\nkind = \"memory\"\nabi = \"1.0\"\nversion = \"1\"\n[requires]\ncuda = \"yes\"\n",
+      {"name = \"x\"\nkind = \"memory\"\nversion = \"1\"\n",
+       "x.plugin.toml: missing required key 'abi'"},
+      {"name = \"X-Y\"\nkind = \"memory\"\nabi = \"1.0\"\nversion = \"1\"\n",
+       "x.plugin.toml:1:8: name 'X-Y' must match"},
+      {"name = \"x\"\nkind = \"memory\"\nabi = \"1.0\"\nversion = \"1\"\n[requires]\ncuda = "
+       "\"yes\"\n",
        "x.plugin.toml:6:8: 'requires.cuda' must be true or false"},
       {"name = \"x\"\nkind = \"memory\"\nabi = \"1.0\"\nversion = \"1\"\n[requires]\ngpu = true\n",
        "x.plugin.toml:6:1: unknown key 'requires.gpu' (allowed: cuda)"},

@@ -11,7 +11,9 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-std::string fixture(const std::string& c) { return std::string(ZKPIPE_TEST_FIXTURE_DIR) + "/" + c; }
+std::string fixture(const std::string& c) {
+  return std::string(ZKPIPE_TEST_FIXTURE_DIR) + "/" + c;
+}
 
 zkpipe::Status load_fixture(const std::string& c, const std::string& name) {
   zkpipe::PluginRegistry reg({fixture(c)});
@@ -48,7 +50,9 @@ TEST_CASE("PluginLoader: wrong abi_major is rejected with both ABI versions", "[
 TEST_CASE("PluginLoader: a struct_size too small for the kind is rejected", "[plugin]") {
   auto s = load_fixture("small_struct", "small_struct");
   CHECK(s.code() == zkpipe::Code::kFailedPrecondition);
-  CHECK_THAT(s.message(), Contains("descriptor struct_size 56 is smaller than the 96 bytes of a memory descriptor"));
+  CHECK_THAT(
+      s.message(),
+      Contains("descriptor struct_size 56 is smaller than the 96 bytes of a memory descriptor"));
 }
 
 TEST_CASE("PluginLoader: a library without the entry symbol is rejected", "[plugin]") {
@@ -69,7 +73,8 @@ TEST_CASE("PluginLoader: a failing init stops the load with the plugin's message
   CHECK_THAT(s.message(), Contains("init failed: fixture init fails on purpose"));
 }
 
-TEST_CASE("PluginLoader: a file that is not a shared library is rejected before dlopen", "[plugin]") {
+TEST_CASE("PluginLoader: a file that is not a shared library is rejected before dlopen",
+          "[plugin]") {
   auto s = load_fixture("not_a_library", "not_a_library");
   CHECK(s.code() == zkpipe::Code::kInvalidArgument);
   CHECK_THAT(s.message(), Contains("not a shared library: bytes 0-3 are not the ELF magic"));

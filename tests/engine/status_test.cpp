@@ -26,14 +26,18 @@ TEST_CASE("Status: macros propagate the first error with its message", "[status]
   CHECK(s.with_context("f.yaml:1:2").message() == "f.yaml:1:2: odd: 3");
 }
 
-TEST_CASE("SDK: guard turns exceptions and statuses into codes and truncated messages", "[status]") {
+TEST_CASE("SDK: guard turns exceptions and statuses into codes and truncated messages",
+          "[status]") {
   char buf[8];
   zkp_error err{buf, sizeof buf};
   CHECK(zkpipe::sdk::guard(err, [] {}) == ZKP_OK);
-  CHECK(zkpipe::sdk::guard(err, [] { return zkpipe::unavailable("no device here"); }) == ZKP_ERR_UNAVAILABLE);
+  CHECK(zkpipe::sdk::guard(err, [] { return zkpipe::unavailable("no device here"); }) ==
+        ZKP_ERR_UNAVAILABLE);
   CHECK(std::string(buf) == "no devi");  // 7 chars + NUL
-  CHECK(zkpipe::sdk::guard(err, []() -> zkpipe::Status { throw std::runtime_error("boom"); }) == ZKP_ERR_INTERNAL);
+  CHECK(zkpipe::sdk::guard(err, []() -> zkpipe::Status { throw std::runtime_error("boom"); }) ==
+        ZKP_ERR_INTERNAL);
   CHECK(zkpipe::sdk::guard(err, []() -> zkpipe::Status { throw std::bad_alloc(); }) ==
         ZKP_ERR_RESOURCE_EXHAUSTED);
-  CHECK(zkpipe::sdk::guard(zkp_error{nullptr, 0}, []() -> zkpipe::Status { throw 42; }) == ZKP_ERR_INTERNAL);
+  CHECK(zkpipe::sdk::guard(zkp_error{nullptr, 0}, []() -> zkpipe::Status { throw 42; }) ==
+        ZKP_ERR_INTERNAL);
 }

@@ -10,8 +10,12 @@ using Catch::Matchers::Contains;
 using zkpipe::test::run_tool;
 
 namespace {
-std::string config(const std::string& c) { return std::string(ZKPIPE_SOURCE_DIR) + "/configs/" + c; }
-std::string data(const std::string& c) { return std::string(ZKPIPE_SOURCE_DIR) + "/tests/tools/data/" + c; }
+std::string config(const std::string& c) {
+  return std::string(ZKPIPE_SOURCE_DIR) + "/configs/" + c;
+}
+std::string data(const std::string& c) {
+  return std::string(ZKPIPE_SOURCE_DIR) + "/tests/tools/data/" + c;
+}
 }  // namespace
 
 TEST_CASE("check-system: JSON names the machine's memory and CUDA state", "[tool]") {
@@ -52,7 +56,8 @@ TEST_CASE("check-system: the shipped cpu config gives no warning about itself", 
 
 TEST_CASE("bench-h2d: without a usable GPU it says why and exits 1", "[tool]") {
   const zkpipe::CudaInfo cuda = zkpipe::read_cuda_info();
-  if (cuda.status.ok() && !cuda.devices.empty()) return;  // measured by the [cuda] GPU check instead
+  if (cuda.status.ok() && !cuda.devices.empty())
+    return;  // measured by the [cuda] GPU check instead
   auto r = run_tool("bench-h2d --sizes 64MiB --reps 1");
   INFO(r.output);
   CHECK(r.exit_code == 1);

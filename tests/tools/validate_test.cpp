@@ -9,12 +9,17 @@ using Catch::Matchers::Contains;
 using zkpipe::test::run_tool;
 
 namespace {
-std::string fixture(const std::string& c) { return std::string(ZKPIPE_TEST_FIXTURE_DIR) + "/" + c; }
-std::string config(const std::string& c) { return std::string(ZKPIPE_SOURCE_DIR) + "/configs/" + c; }
+std::string fixture(const std::string& c) {
+  return std::string(ZKPIPE_TEST_FIXTURE_DIR) + "/" + c;
+}
+std::string config(const std::string& c) {
+  return std::string(ZKPIPE_SOURCE_DIR) + "/configs/" + c;
+}
 }  // namespace
 
 TEST_CASE("validate: the built plugin directory passes", "[tool]") {
-  auto r = run_tool(std::string("validate --allow-unavailable --plugin-dir ") + ZKPIPE_TEST_PLUGIN_DIR);
+  auto r =
+      run_tool(std::string("validate --allow-unavailable --plugin-dir ") + ZKPIPE_TEST_PLUGIN_DIR);
   INFO(r.output);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Contains("pageable"));
@@ -43,7 +48,8 @@ TEST_CASE("validate: every broken fixture fails with its own reason", "[tool]") 
 }
 
 TEST_CASE("validate: --json reports every row with a status", "[tool]") {
-  auto r = run_tool("validate --json --plugin-dir " + fixture("good") + " --plugin-dir " + fixture("bad_abi"));
+  auto r = run_tool("validate --json --plugin-dir " + fixture("good") + " --plugin-dir " +
+                    fixture("bad_abi"));
   INFO(r.output);
   CHECK(r.exit_code == 1);
   auto j = nlohmann::json::parse(r.output);
@@ -62,7 +68,8 @@ TEST_CASE("validate: cpu and pageable configs pass", "[tool]") {
 }
 
 TEST_CASE("validate: a bad config fails with file:line:column", "[tool]") {
-  auto r = run_tool("validate " + std::string(ZKPIPE_SOURCE_DIR) + "/tests/tools/data/unknown_key.yaml");
+  auto r =
+      run_tool("validate " + std::string(ZKPIPE_SOURCE_DIR) + "/tests/tools/data/unknown_key.yaml");
   INFO(r.output);
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.output, Contains("unknown_key.yaml:4:3:"));
@@ -75,7 +82,8 @@ TEST_CASE("validate: usage errors exit 2", "[tool]") {
 
 #include "zkpipe/system.h"
 
-TEST_CASE("validate: GPU configs are unavailable without a CUDA driver, and fallback is logged", "[tool]") {
+TEST_CASE("validate: GPU configs are unavailable without a CUDA driver, and fallback is logged",
+          "[tool]") {
   const zkpipe::CudaInfo cuda = zkpipe::read_cuda_info();
   if (!cuda.built_with_cuda) {
     auto r = run_tool("validate " + config("pinned-pool.yaml"));
@@ -96,7 +104,8 @@ TEST_CASE("validate: GPU configs are unavailable without a CUDA driver, and fall
   CHECK_THAT(r.output, Contains("UNAVAILABLE"));
   CHECK_THAT(r.output, Contains("unavailable: "));
   CHECK_THAT(r.output, Contains(cuda.status.message()));
-  auto allowed = run_tool("validate --allow-unavailable " + config("pinned-pool.yaml") + " " + config("zero-copy.yaml"));
+  auto allowed = run_tool("validate --allow-unavailable " + config("pinned-pool.yaml") + " " +
+                          config("zero-copy.yaml"));
   CHECK(allowed.exit_code == 0);
   auto fb = run_tool("validate " + config("pinned-pool-fallback.yaml"));
   INFO(fb.output);

@@ -28,9 +28,9 @@ inline Status cuda_host_memory_available(bool require_map_host) {
     const cudaError_t attr_err =
         cudaDeviceGetAttribute(&can_map, cudaDevAttrCanMapHostMemory, device);
     if (attr_err != cudaSuccess) {
-      return unavailable("unavailable: CUDA device " + std::to_string(device) +
-                         ": cudaDeviceGetAttribute(cudaDevAttrCanMapHostMemory) failed: " +
-                         error_text(attr_err));
+      return unavailable(
+          "unavailable: CUDA device " + std::to_string(device) +
+          ": cudaDeviceGetAttribute(cudaDevAttrCanMapHostMemory) failed: " + error_text(attr_err));
     }
     if (can_map == 0) {
       cudaDeviceProp prop{};

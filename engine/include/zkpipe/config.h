@@ -29,16 +29,16 @@ struct PreallocEntry {
 };
 
 struct MemoryConfig {
-  std::string backend = "pageable";      // plugin name: pageable, pinned_pool, zero_copy, ...
-  std::string fallback;                  // empty: none; else a backend used when `backend` is unavailable
-  std::optional<uint64_t> cap_bytes;     // nullopt: auto (see resolve_cap_bytes)
+  std::string backend = "pageable";  // plugin name: pageable, pinned_pool, zero_copy, ...
+  std::string fallback;  // empty: none; else a backend used when `backend` is unavailable
+  std::optional<uint64_t> cap_bytes;  // nullopt: auto (see resolve_cap_bytes)
   OnCap on_cap = OnCap::kWait;
-  int64_t wait_timeout_ms = 60'000;      // < 0: wait forever
+  int64_t wait_timeout_ms = 60'000;  // < 0: wait forever
   bool huge_pages = false;
   bool reuse = true;
   std::vector<PreallocEntry> preallocate;
-  SourceLocation location;               // of the `memory:` section, for later errors
-  SourceLocation backend_location;       // of the `backend:` value
+  SourceLocation location;          // of the `memory:` section, for later errors
+  SourceLocation backend_location;  // of the `backend:` value
 };
 
 struct LogConfig {
@@ -46,9 +46,9 @@ struct LogConfig {
 };
 
 struct Config {
-  std::string path;                       // the file it came from ("<string>" when parsed from text)
+  std::string path;  // the file it came from ("<string>" when parsed from text)
   int version = 1;
-  std::vector<std::string> plugin_dirs;   // resolved against the config file's directory
+  std::vector<std::string> plugin_dirs;  // resolved against the config file's directory
   LogConfig log;
   MemoryConfig memory;
 };

@@ -49,8 +49,8 @@ inline Code error_code(cudaError_t err) {
 inline Status status(cudaError_t err, const char* expr, const char* file, int line) {
   if (err == cudaSuccess) return ok_status();
   (void)cudaGetLastError();
-  return Status(error_code(err), std::string(expr) + " failed at " + file + ":" + std::to_string(line) +
-                                     ": " + error_text(err));
+  return Status(error_code(err), std::string(expr) + " failed at " + file + ":" +
+                                     std::to_string(line) + ": " + error_text(err));
 }
 
 }  // namespace zkpipe::cuda

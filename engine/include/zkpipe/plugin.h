@@ -19,7 +19,7 @@ namespace zkpipe {
 struct Manifest {
   std::string path;
   std::string name;
-  std::string kind;           // "memory", "compute", "proof_type"
+  std::string kind;  // "memory", "compute", "proof_type"
   uint16_t abi_major = 0;
   uint16_t abi_minor = 0;
   std::string version;
@@ -43,7 +43,9 @@ struct LoadedPlugin {
 
   bool available() const { return init_status.ok(); }
   template <typename Descriptor>
-  const Descriptor* table() const { return reinterpret_cast<const Descriptor*>(header); }
+  const Descriptor* table() const {
+    return reinterpret_cast<const Descriptor*>(header);
+  }
 };
 
 class PluginRegistry {

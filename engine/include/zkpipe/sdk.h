@@ -27,15 +27,15 @@
 #if defined(__clang__)
 #define ZKP_SDK_COMPILER "clang " __clang_version__
 #elif defined(__GNUC__)
-#define ZKP_SDK_COMPILER "gcc " ZKP_SDK_STR(__GNUC__) "." ZKP_SDK_STR(__GNUC_MINOR__) "." ZKP_SDK_STR(__GNUC_PATCHLEVEL__)
+#define ZKP_SDK_COMPILER \
+  "gcc " ZKP_SDK_STR(__GNUC__) "." ZKP_SDK_STR(__GNUC_MINOR__) "." ZKP_SDK_STR(__GNUC_PATCHLEVEL__)
 #else
 #define ZKP_SDK_COMPILER "unknown compiler"
 #endif
 
 // Build tag: compiler, and the CUDA runtime when the file includes cuda_runtime_api.h first.
 #if defined(CUDART_VERSION)
-#define ZKP_BUILD_TAG \
-  ZKP_SDK_COMPILER "; cuda " ZKP_SDK_STR(CUDART_VERSION)
+#define ZKP_BUILD_TAG ZKP_SDK_COMPILER "; cuda " ZKP_SDK_STR(CUDART_VERSION)
 #else
 #define ZKP_BUILD_TAG ZKP_SDK_COMPILER "; no cuda"
 #endif
@@ -100,7 +100,9 @@ constexpr zkp_plugin_header header(zkp_plugin_kind kind, const char* name, const
 // initializer runs).
 inline const zkp_host* g_host = nullptr;
 
-inline void set_host(const zkp_host* host) { g_host = host; }
+inline void set_host(const zkp_host* host) {
+  g_host = host;
+}
 
 inline void log(int32_t level, const char* plugin, const std::string& message) {
   if (g_host != nullptr && g_host->log != nullptr) g_host->log(level, plugin, message.c_str());

@@ -17,14 +17,14 @@ namespace zkpipe {
 // Codes mirror zkp_status in abi/common.h one for one (checked in tests/abi).
 enum class Code : int32_t {
   kOk = 0,
-  kInvalidArgument = 1,   // bad user input: config, manifest, file contents
-  kNotFound = 2,          // a file, plugin or symbol that is not there
-  kUnavailable = 3,       // the machine lacks what is needed (no CUDA driver, no device)
-  kResourceExhausted = 4, // over a cap or budget, out of memory
-  kDeadlineExceeded = 5,  // waited too long
-  kFailedPrecondition = 6,// ABI mismatch, wrong state
-  kInternal = 7,          // a bug or an unexpected failure inside zkpipe or a plugin
-  kAborted = 8,           // cancelled
+  kInvalidArgument = 1,     // bad user input: config, manifest, file contents
+  kNotFound = 2,            // a file, plugin or symbol that is not there
+  kUnavailable = 3,         // the machine lacks what is needed (no CUDA driver, no device)
+  kResourceExhausted = 4,   // over a cap or budget, out of memory
+  kDeadlineExceeded = 5,    // waited too long
+  kFailedPrecondition = 6,  // ABI mismatch, wrong state
+  kInternal = 7,            // a bug or an unexpected failure inside zkpipe or a plugin
+  kAborted = 8,             // cancelled
 };
 
 inline std::string_view code_name(Code code);
@@ -53,22 +53,40 @@ class [[nodiscard]] Status {
   std::string message_;
 };
 
-inline Status ok_status() { return Status(); }
-inline Status invalid_argument(std::string m) { return {Code::kInvalidArgument, std::move(m)}; }
-inline Status not_found(std::string m) { return {Code::kNotFound, std::move(m)}; }
-inline Status unavailable(std::string m) { return {Code::kUnavailable, std::move(m)}; }
-inline Status resource_exhausted(std::string m) { return {Code::kResourceExhausted, std::move(m)}; }
-inline Status deadline_exceeded(std::string m) { return {Code::kDeadlineExceeded, std::move(m)}; }
-inline Status failed_precondition(std::string m) { return {Code::kFailedPrecondition, std::move(m)}; }
-inline Status internal_error(std::string m) { return {Code::kInternal, std::move(m)}; }
-inline Status aborted(std::string m) { return {Code::kAborted, std::move(m)}; }
+inline Status ok_status() {
+  return Status();
+}
+inline Status invalid_argument(std::string m) {
+  return {Code::kInvalidArgument, std::move(m)};
+}
+inline Status not_found(std::string m) {
+  return {Code::kNotFound, std::move(m)};
+}
+inline Status unavailable(std::string m) {
+  return {Code::kUnavailable, std::move(m)};
+}
+inline Status resource_exhausted(std::string m) {
+  return {Code::kResourceExhausted, std::move(m)};
+}
+inline Status deadline_exceeded(std::string m) {
+  return {Code::kDeadlineExceeded, std::move(m)};
+}
+inline Status failed_precondition(std::string m) {
+  return {Code::kFailedPrecondition, std::move(m)};
+}
+inline Status internal_error(std::string m) {
+  return {Code::kInternal, std::move(m)};
+}
+inline Status aborted(std::string m) {
+  return {Code::kAborted, std::move(m)};
+}
 
 // A value or a non-OK Status.
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}          // NOLINT: implicit by design
-  Result(Status status) : v_(std::move(status)) {}   // NOLINT: implicit by design
+  Result(T value) : v_(std::move(value)) {}         // NOLINT: implicit by design
+  Result(Status status) : v_(std::move(status)) {}  // NOLINT: implicit by design
 
   bool ok() const { return std::holds_alternative<T>(v_); }
   // The error; an OK status when a value is held.
@@ -88,15 +106,24 @@ class [[nodiscard]] Result {
 
 inline std::string_view code_name(Code code) {
   switch (code) {
-    case Code::kOk: return "OK";
-    case Code::kInvalidArgument: return "INVALID_ARGUMENT";
-    case Code::kNotFound: return "NOT_FOUND";
-    case Code::kUnavailable: return "UNAVAILABLE";
-    case Code::kResourceExhausted: return "RESOURCE_EXHAUSTED";
-    case Code::kDeadlineExceeded: return "DEADLINE_EXCEEDED";
-    case Code::kFailedPrecondition: return "FAILED_PRECONDITION";
-    case Code::kInternal: return "INTERNAL";
-    case Code::kAborted: return "ABORTED";
+    case Code::kOk:
+      return "OK";
+    case Code::kInvalidArgument:
+      return "INVALID_ARGUMENT";
+    case Code::kNotFound:
+      return "NOT_FOUND";
+    case Code::kUnavailable:
+      return "UNAVAILABLE";
+    case Code::kResourceExhausted:
+      return "RESOURCE_EXHAUSTED";
+    case Code::kDeadlineExceeded:
+      return "DEADLINE_EXCEEDED";
+    case Code::kFailedPrecondition:
+      return "FAILED_PRECONDITION";
+    case Code::kInternal:
+      return "INTERNAL";
+    case Code::kAborted:
+      return "ABORTED";
   }
   return "UNKNOWN";
 }
@@ -112,13 +139,14 @@ inline std::string Status::to_string() const {
 #define ZKP_STATUS_CONCAT(a, b) ZKP_STATUS_CONCAT_INNER(a, b)
 
 // Returns the Status from the enclosing function if `expr` is not OK.
-#define ZKP_RETURN_IF_ERROR(expr)                        \
-  do {                                                   \
-    ::zkpipe::Status zkp_status_tmp_ = (expr);           \
-    if (!zkp_status_tmp_.ok()) return zkp_status_tmp_;   \
+#define ZKP_RETURN_IF_ERROR(expr)                      \
+  do {                                                 \
+    ::zkpipe::Status zkp_status_tmp_ = (expr);         \
+    if (!zkp_status_tmp_.ok()) return zkp_status_tmp_; \
   } while (0)
 
-// `lhs = value of rexpr`, or returns its Status. lhs may declare: ZKP_ASSIGN_OR_RETURN(auto x, f());
+// `lhs = value of rexpr`, or returns its Status. lhs may declare: ZKP_ASSIGN_OR_RETURN(auto x,
+// f());
 #define ZKP_ASSIGN_OR_RETURN(lhs, rexpr) \
   ZKP_ASSIGN_OR_RETURN_IMPL(ZKP_STATUS_CONCAT(zkp_result_, __LINE__), lhs, rexpr)
 #define ZKP_ASSIGN_OR_RETURN_IMPL(tmp, lhs, rexpr) \

@@ -32,21 +32,21 @@ uint64_t usable_memory_bytes(const SystemInfo& info);
 struct CudaDevice {
   int index = 0;
   std::string name;
-  std::string uuid;           // "GPU-xxxxxxxx-..."
+  std::string uuid;  // "GPU-xxxxxxxx-..."
   uint64_t total_bytes = 0;
   int cc_major = 0, cc_minor = 0;
-  std::string pci_bus_id;     // "0000:17:00.0"
-  int pcie_gen = 0;           // current link generation, 0 when unknown
-  int pcie_width = 0;         // current link width, 0 when unknown
-  int pcie_max_gen = 0;       // what the link can do: idle GPUs train down (an H200 may show Gen1)
+  std::string pci_bus_id;  // "0000:17:00.0"
+  int pcie_gen = 0;        // current link generation, 0 when unknown
+  int pcie_width = 0;      // current link width, 0 when unknown
+  int pcie_max_gen = 0;    // what the link can do: idle GPUs train down (an H200 may show Gen1)
   int pcie_max_width = 0;
   bool can_map_host_memory = false;
 };
 
 struct CudaInfo {
   bool built_with_cuda = false;
-  Status status;              // UNAVAILABLE with the CUDA error string when no driver/device
-  int driver_version = 0;     // e.g. 13000 (0 when no driver)
+  Status status;           // UNAVAILABLE with the CUDA error string when no driver/device
+  int driver_version = 0;  // e.g. 13000 (0 when no driver)
   int runtime_version = 0;
   std::vector<CudaDevice> devices;
 };

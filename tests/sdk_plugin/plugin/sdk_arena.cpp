@@ -35,7 +35,9 @@ zkp_status create(const zkp_memory_options* o, zkp_memory_pool** out, zkp_error 
   });
 }
 
-void destroy(zkp_memory_pool* p) { delete reinterpret_cast<Arena*>(p); }
+void destroy(zkp_memory_pool* p) {
+  delete reinterpret_cast<Arena*>(p);
+}
 
 zkp_status allocate(zkp_memory_pool* p, uint64_t bytes, zkp_buffer* out, zkp_error err) {
   return zkpipe::sdk::guard(err, [&]() -> zkpipe::Status {
@@ -45,8 +47,8 @@ zkp_status allocate(zkp_memory_pool* p, uint64_t bytes, zkp_buffer* out, zkp_err
     if (size == 0 || prev + size > a->cap) {
       a->in_use.fetch_sub(size);
       a->failures++;
-      return zkpipe::resource_exhausted("sdk_arena: " + std::to_string(bytes) + " bytes would exceed the cap of " +
-                                        std::to_string(a->cap));
+      return zkpipe::resource_exhausted("sdk_arena: " + std::to_string(bytes) +
+                                        " bytes would exceed the cap of " + std::to_string(a->cap));
     }
     void* mem = std::aligned_alloc(kAlignment, size);
     if (mem == nullptr) {
@@ -55,7 +57,8 @@ zkp_status allocate(zkp_memory_pool* p, uint64_t bytes, zkp_buffer* out, zkp_err
       return zkpipe::resource_exhausted("sdk_arena: aligned_alloc failed");
     }
     uint64_t hw = a->high_water.load();
-    while (prev + size > hw && !a->high_water.compare_exchange_weak(hw, prev + size)) {}
+    while (prev + size > hw && !a->high_water.compare_exchange_weak(hw, prev + size)) {
+    }
     a->allocations++;
     *out = zkp_buffer{mem, nullptr, size, 0, 0};
     return zkpipe::ok_status();
@@ -100,7 +103,8 @@ zkp_status self_test(zkp_error err) {
       rc = release(p, &b, err);
     }
     zkp_buffer too_big{};
-    const bool cap_held = allocate(p, 2 << 20, &too_big, zkp_error{nullptr, 0}) == ZKP_ERR_RESOURCE_EXHAUSTED;
+    const bool cap_held =
+        allocate(p, 2 << 20, &too_big, zkp_error{nullptr, 0}) == ZKP_ERR_RESOURCE_EXHAUSTED;
     destroy(p);
     if (rc != ZKP_OK) return zkpipe::internal_error("self-test: allocate/release failed");
     if (!cap_held) return zkpipe::internal_error("self-test: the cap was not enforced");
@@ -111,6 +115,10 @@ zkp_status self_test(zkp_error err) {
 }  // namespace
 
 ZKP_EXPORT_PLUGIN(zkp_memory_backend) = {
-    zkpipe::sdk::header<zkp_memory_backend>(ZKP_KIND_MEMORY, "sdk_arena", "1.2.3", ZKP_BUILD_TAG, init,
-                                            self_test),
-    create, destroy, allocate, release, stats};
+    zkpipe::sdk::header<zkp_memory_backend>(ZKP_KIND_MEMORY, "sdk_arena", "1.2.3", ZKP_BUILD_TAG,
+                                            init, self_test),
+    create,
+    destroy,
+    allocate,
+    release,
+    stats};

@@ -34,9 +34,9 @@ typedef int32_t zkp_status;
 
 /* Plugin kinds. Each has its own header with its descriptor type. */
 typedef enum zkp_plugin_kind {
-  ZKP_KIND_MEMORY = 1,     /* abi/memory.h */
-  ZKP_KIND_COMPUTE = 2,    /* reserved for the compute backend ABI */
-  ZKP_KIND_PROOF_TYPE = 3  /* reserved for the proof type ABI */
+  ZKP_KIND_MEMORY = 1,    /* abi/memory.h */
+  ZKP_KIND_COMPUTE = 2,   /* reserved for the compute backend ABI */
+  ZKP_KIND_PROOF_TYPE = 3 /* reserved for the proof type ABI */
 } zkp_plugin_kind;
 
 /* Where an entry point writes its error message: a caller-owned buffer. The callee writes a
@@ -80,5 +80,5 @@ typedef struct zkp_plugin_header {
 } zkp_plugin_header;
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif

@@ -29,11 +29,11 @@ typedef struct zkp_buffer {
 
 typedef struct zkp_memory_options {
   uint32_t struct_size;
-  uint32_t on_cap;          /* ZKP_ON_CAP_* */
-  uint64_t cap_bytes;       /* total held (in use + cached) never exceeds this; > 0 */
-  int64_t wait_timeout_ms;  /* ZKP_ON_CAP_WAIT: longest wait; < 0 waits forever */
-  uint32_t huge_pages;      /* 1: ask for transparent huge pages (backends that can) */
-  uint32_t reuse;           /* 1: keep released buffers for reuse by size class */
+  uint32_t on_cap;         /* ZKP_ON_CAP_* */
+  uint64_t cap_bytes;      /* total held (in use + cached) never exceeds this; > 0 */
+  int64_t wait_timeout_ms; /* ZKP_ON_CAP_WAIT: longest wait; < 0 waits forever */
+  uint32_t huge_pages;     /* 1: ask for transparent huge pages (backends that can) */
+  uint32_t reuse;          /* 1: keep released buffers for reuse by size class */
   /* Buffers allocated at create: prealloc_count[i] buffers of prealloc_bytes[i] each. */
   const uint64_t* prealloc_bytes;
   const uint32_t* prealloc_count;
@@ -45,16 +45,16 @@ typedef struct zkp_memory_stats {
   uint32_t struct_size;
   uint32_t reserved;
   uint64_t cap_bytes;
-  uint64_t in_use_bytes;      /* handed out now (size-class bytes) */
-  uint64_t held_bytes;        /* in use + cached for reuse */
-  uint64_t high_water_bytes;  /* max held_bytes so far */
-  uint64_t allocations;       /* fresh allocations from the system */
-  uint64_t reuses;            /* requests served from the cache */
-  uint64_t releases;          /* buffers given back by callers */
-  uint64_t failures;          /* requests that failed (cap, timeout, system) */
-  uint64_t waits;             /* requests that had to wait for room */
-  uint64_t alloc_ns;          /* time inside the system allocator (incl. frees, trims) */
-  uint64_t wait_ns;           /* time requests spent waiting for room */
+  uint64_t in_use_bytes;     /* handed out now (size-class bytes) */
+  uint64_t held_bytes;       /* in use + cached for reuse */
+  uint64_t high_water_bytes; /* max held_bytes so far */
+  uint64_t allocations;      /* fresh allocations from the system */
+  uint64_t reuses;           /* requests served from the cache */
+  uint64_t releases;         /* buffers given back by callers */
+  uint64_t failures;         /* requests that failed (cap, timeout, system) */
+  uint64_t waits;            /* requests that had to wait for room */
+  uint64_t alloc_ns;         /* time inside the system allocator (incl. frees, trims) */
+  uint64_t wait_ns;          /* time requests spent waiting for room */
 } zkp_memory_stats;
 
 typedef struct zkp_memory_pool zkp_memory_pool; /* opaque, owned by the plugin */
@@ -71,5 +71,5 @@ typedef struct zkp_memory_backend {
 } zkp_memory_backend;
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
