@@ -1,0 +1,220 @@
+// zkpipe/crypto/mont_field.h: a prime field in Montgomery form over N 64-bit limbs, generic over
+// a parameter struct that gives only the modulus; every other constant (R, R^2, -p^-1 mod 2^64,
+// exponents) is derived from it at compile time (bigint.h). Fp and Fr of BLS12-381 are two
+// instantiations (fields.h); another curve is another parameter struct. Arithmetic is ZKP_HD so
+// CUDA kernels use the same code and limb layout. Thread-safety: values; all functions are pure
+// except the secure random source (thread-safe getrandom).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "zkpipe/crypto/bigint.h"
+#include "zkpipe/crypto/hd.h"
+#include "zkpipe/status.h"
+
+#if defined(__CUDACC__)
+#define ZKP_UNROLL _Pragma("unroll")
+#else
+#define ZKP_UNROLL _Pragma("GCC unroll 16")
+#endif
+
+namespace zkpipe::crypto {
+
+template <typename P>
+struct MontField {
+  static constexpr size_t kLimbs = P::kLimbs;
+  static constexpr size_t kBytes = kLimbs * 8;
+  using L = Limbs<kLimbs>;
+  static constexpr L kModulus = P::kModulus;
+  static constexpr size_t kBits = limbs_bit_length(kModulus);
+  static constexpr uint64_t kInv = neg_inverse_mod_2_64(kModulus[0]);  // -p^-1 mod 2^64
+  static constexpr L kR = limbs_pow2_mod(64 * kLimbs, kModulus);       // 2^(64N) mod p = one
+  static constexpr L kR2 = limbs_pow2_mod(128 * kLimbs, kModulus);     // 2^(128N) mod p
+  // The multiplication below skips the final carry word, which is sound when the top limb of
+  // the modulus leaves the top bit free with room (as for BLS12-381's Fp and Fr).
+  static_assert(kModulus[kLimbs - 1] < 0x7fffffffffffffffull,
+                "modulus too large for no-carry CIOS");
+  static_assert((kModulus[0] & 1) == 1, "modulus must be odd");
+
+  uint64_t l[kLimbs];  // Montgomery form: value * R mod p, always < p
+
+  // ---- construction ------------------------------------------------------------------------
+  static ZKP_HD MontField zero() {
+    MontField r{};
+    return r;
+  }
+  static ZKP_HD MontField one() {
+    MontField r;
+    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) r.l[i] = kR[i];
+    return r;
+  }
+  // From a canonical integer < p.
+  static ZKP_HD MontField from_canonical(const L& v) {
+    MontField a, r2;
+    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) {
+      a.l[i] = v[i];
+      r2.l[i] = kR2[i];
+    }
+    return a * r2;
+  }
+  static ZKP_HD MontField from_u64(uint64_t v) { return from_canonical(limbs_from_u64<kLimbs>(v)); }
+
+  // The canonical integer (leaves Montgomery form: multiply by 1).
+  ZKP_HD L to_canonical() const {
+    MontField one_raw{};
+    one_raw.l[0] = 1;
+    MontField c = *this * one_raw;
+    L out{};
+    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) out[i] = c.l[i];
+    return out;
+  }
+
+  // ---- comparison --------------------------------------------------------------------------
+  ZKP_HD bool is_zero() const {
+    uint64_t acc = 0;
+    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) acc |= l[i];
+    return acc == 0;
+  }
+  ZKP_HD bool is_one() const { return *this == one(); }
+  ZKP_HD bool operator==(const MontField& o) const {
+    uint64_t acc = 0;
+    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) acc |= l[i] ^ o.l[i];
+    return acc == 0;
+  }
+  ZKP_HD bool operator!=(const MontField& o) const { return !(*this == o); }
+
+  // ---- arithmetic --------------------------------------------------------------------------
+  ZKP_HD MontField operator+(const MontField& b) const {
+    MontField r;
+    uint64_t c = 0;
+    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) r.l[i] = adc(l[i], b.l[i], c, c);
+    r.reduce_once();
+    return r;
+  }
+  ZKP_HD MontField operator-(const MontField& b) const {
+    MontField r;
+    uint64_t br = 0;
+    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) r.l[i] = sbb(l[i], b.l[i], br, br);
+    // On borrow add p back: mask is all ones when br == 1.
+    const uint64_t mask = 0 - br;
+    uint64_t c = 0;
+    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) r.l[i] = adc(r.l[i], kModulus[i] & mask, c, c);
+    return r;
+  }
+  ZKP_HD MontField operator-() const { return zero() - *this; }
+  ZKP_HD MontField dbl() const { return *this + *this; }
+  ZKP_HD MontField& operator+=(const MontField& b) { return *this = *this + b; }
+  ZKP_HD MontField& operator-=(const MontField& b) { return *this = *this - b; }
+  ZKP_HD MontField& operator*=(const MontField& b) { return *this = *this * b; }
+
+  // Montgomery product a * b * R^-1 mod p: CIOS without the extra carry word.
+  ZKP_HD MontField operator*(const MontField& b) const {
+    uint64_t t[kLimbs] = {0};
+    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) {
+      uint64_t a_carry, c_carry;
+      t[0] = mac(l[0], b.l[i], t[0], 0, a_carry);
+      const uint64_t m = t[0] * kInv;
+      mac(m, kModulus[0], t[0], 0, c_carry);
+      ZKP_UNROLL for (size_t j = 1; j < kLimbs; ++j) {
+        t[j] = mac(l[j], b.l[i], t[j], a_carry, a_carry);
+        t[j - 1] = mac(m, kModulus[j], t[j], c_carry, c_carry);
+      }
+      t[kLimbs - 1] = c_carry + a_carry;
+    }
+    MontField r;
+    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) r.l[i] = t[i];
+    r.reduce_once();
+    return r;
+  }
+  ZKP_HD MontField sqr() const { return *this * *this; }
+
+  // this^e for an exponent given as little-endian limbs (any length), square-and-multiply.
+  template <size_t M>
+  ZKP_HD MontField pow(const Limbs<M>& e) const {
+    MontField r = one();
+    for (size_t i = M * 64; i-- > 0;) {
+      r = r.sqr();
+      if ((e[i / 64] >> (i % 64)) & 1) r = r * *this;
+    }
+    return r;
+  }
+  ZKP_HD MontField pow_u64(uint64_t e) const { return pow(Limbs<1>{e}); }
+
+  // Inverse by Fermat (a^(p-2)); the inverse of 0 is 0.
+  ZKP_HD MontField inverse() const { return pow(kPMinus2); }
+
+  // 1 for a non-zero square, -1 for a non-square, 0 for 0 (Euler's criterion).
+  int legendre() const {
+    if (is_zero()) return 0;
+    return pow(kPMinus1Half).is_one() ? 1 : -1;
+  }
+
+  // A square root (Tonelli-Shanks; for p = 3 mod 4 this is one exponentiation). False when
+  // this is not a square.
+  bool sqrt(MontField& out) const;
+
+  // Inverts every non-zero element in place with one inversion (Montgomery's trick); zeros stay.
+  static void batch_inverse(MontField* v, size_t n);
+
+  // ---- bytes ---------------------------------------------------------------------------------
+  // Canonical big-endian bytes (kBytes). Non-canonical input (>= p) is rejected.
+  static Result<MontField> from_bytes_be(const uint8_t* in);
+  void to_bytes_be(uint8_t* out) const;
+  std::string to_hex() const;  // big-endian, canonical, 2*kBytes chars
+  static Result<MontField> from_hex(const std::string& hex);
+
+  // Uniform in [0, p) from a generator of 64-bit words (rejection sampling).
+  template <typename Rng>
+  static MontField random(Rng& rng) {
+    constexpr uint64_t kTopMask =
+        kBits % 64 == 0 ? ~uint64_t{0} : (uint64_t{1} << (kBits % 64)) - 1;
+    for (;;) {
+      L v{};
+      for (auto& x : v) x = rng();
+      v[kLimbs - 1] &= kTopMask;
+      if (limbs_less(v, kModulus)) return from_canonical(v);
+    }
+  }
+  // Uniform from the operating system's CSPRNG (getrandom).
+  static MontField random_secure();
+
+  // ---- derived exponents ---------------------------------------------------------------------
+  static constexpr L sub_small(L a, uint64_t s) {
+    L b = limbs_from_u64<kLimbs>(s);
+    limbs_sub(a, b);
+    return a;
+  }
+  static constexpr L kPMinus1 = sub_small(kModulus, 1);
+  static constexpr L kPMinus2 = sub_small(kModulus, 2);
+  static constexpr L kPMinus1Half = limbs_shr1(kPMinus1);
+  // p - 1 = 2^kTwoAdicity * kOddPart.
+  static constexpr size_t two_adicity() {
+    size_t s = 0;
+    while (!limbs_bit(kPMinus1, s)) ++s;
+    return s;
+  }
+  static constexpr size_t kTwoAdicity = two_adicity();
+  static constexpr L odd_part() {
+    L t = kPMinus1;
+    for (size_t i = 0; i < kTwoAdicity; ++i) t = limbs_shr1(t);
+    return t;
+  }
+  static constexpr L kOddPart = odd_part();
+
+ private:
+  ZKP_HD void reduce_once() {
+    uint64_t t[kLimbs];
+    uint64_t br = 0;
+    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) t[i] = sbb(l[i], kModulus[i], br, br);
+    // Keep the subtraction when it did not borrow (this >= p).
+    const uint64_t keep = br - 1;  // all ones when br == 0
+    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) l[i] = (t[i] & keep) | (l[i] & ~keep);
+  }
+};
+
+}  // namespace zkpipe::crypto
+
+#include "zkpipe/crypto/mont_field_impl.h"
