@@ -1,0 +1,34 @@
+// tests/crypto/vectors.h: loads the known-answer vectors of tests/vectors/ (made by
+// @noble/curves, see tests/vectors/README.md) and turns their hex into field elements.
+// Thread-safety: plain functions; each call reads the file again.
+#pragma once
+
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "zkpipe/crypto/fp2.h"
+
+namespace zkpipe::test {
+
+inline nlohmann::json load_vectors(const std::string& name) {
+  const std::string path = std::string(ZKPIPE_SOURCE_DIR) + "/tests/vectors/" + name;
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open " + path);
+  return nlohmann::json::parse(in);
+}
+
+template <typename F>
+F field_from_hex(const nlohmann::json& j) {
+  auto r = F::from_hex(j.get<std::string>());
+  if (!r.ok()) throw std::runtime_error(r.status().to_string());
+  return *r;
+}
+
+inline crypto::Fp2 fp2_from_json(const nlohmann::json& j) {
+  return {field_from_hex<crypto::Fp>(j[0]), field_from_hex<crypto::Fp>(j[1])};
+}
+
+}  // namespace zkpipe::test
