@@ -18,7 +18,8 @@ void check_field_vectors(const char* file) {
   auto v = load_vectors(file);
   uint8_t modulus_be[F::kBytes];
   for (size_t i = 0; i < F::kBytes; ++i) {
-    modulus_be[i] = static_cast<uint8_t>(F::kModulus[(F::kBytes - 1 - i) / 8] >> (8 * ((F::kBytes - 1 - i) % 8)));
+    modulus_be[i] = static_cast<uint8_t>(F::kModulus[(F::kBytes - 1 - i) / 8] >>
+                                         (8 * ((F::kBytes - 1 - i) % 8)));
   }
   std::string hex;
   for (uint8_t b : modulus_be) hex += "0123456789abcdef"[b >> 4], hex += "0123456789abcdef"[b & 15];
@@ -46,8 +47,12 @@ void check_field_vectors(const char* file) {
 
 }  // namespace
 
-TEST_CASE("Fp: known answers from noble", "[crypto]") { check_field_vectors<Fp>("fp.json"); }
-TEST_CASE("Fr: known answers from noble", "[crypto]") { check_field_vectors<Fr>("fr.json"); }
+TEST_CASE("Fp: known answers from noble", "[crypto]") {
+  check_field_vectors<Fp>("fp.json");
+}
+TEST_CASE("Fr: known answers from noble", "[crypto]") {
+  check_field_vectors<Fr>("fr.json");
+}
 
 TEST_CASE("Fr: the 2^32-th root of unity from generator 7 matches noble", "[crypto]") {
   auto v = load_vectors("fr.json");
@@ -96,7 +101,8 @@ TEST_CASE("MontField: bytes round trip and non-canonical input is rejected", "[c
     CHECK(*back == a);
   }
   uint8_t p_be[48];
-  for (size_t i = 0; i < 48; ++i) p_be[i] = static_cast<uint8_t>(Fp::kModulus[(47 - i) / 8] >> (8 * ((47 - i) % 8)));
+  for (size_t i = 0; i < 48; ++i)
+    p_be[i] = static_cast<uint8_t>(Fp::kModulus[(47 - i) / 8] >> (8 * ((47 - i) % 8)));
   auto bad = Fp::from_bytes_be(p_be);
   CHECK(bad.status().code() == zkpipe::Code::kInvalidArgument);
   CHECK_THAT(bad.status().message(), Catch::Matchers::Contains("non-canonical"));
@@ -119,7 +125,9 @@ TEST_CASE("Fp2: known answers from noble", "[crypto]") {
   for (const auto& c : v["cases"]) {
     INFO(c.dump());
     Fp2 a = zkpipe::test::fp2_from_json(c["a"]), b = zkpipe::test::fp2_from_json(c["b"]);
-    auto eq = [](const Fp2& x, const nlohmann::json& j) { return x == zkpipe::test::fp2_from_json(j); };
+    auto eq = [](const Fp2& x, const nlohmann::json& j) {
+      return x == zkpipe::test::fp2_from_json(j);
+    };
     CHECK(eq(a + b, c["add"]));
     CHECK(eq(a - b, c["sub"]));
     CHECK(eq(a * b, c["mul"]));
@@ -137,4 +145,23 @@ TEST_CASE("MontField: secure random values are in range and differ", "[crypto]")
   Fr a = Fr::random_secure(), b = Fr::random_secure();
   CHECK(a != b);
   CHECK(limbs_less(a.to_canonical(), Fr::kModulus));
+}
+
+TEST_CASE("MontField: the assembly multiplication agrees with the portable one", "[crypto]") {
+  std::mt19937_64 rng(11);
+  auto edge = [](auto tag) {
+    using F = decltype(tag);
+    return std::vector<F>{F::zero(), F::one(), -F::one(), -F::from_u64(2), F::from_u64(2)};
+  };
+  auto check = [&](auto tag) {
+    using F = decltype(tag);
+    std::vector<F> xs = edge(tag);
+    for (int i = 0; i < 2000; ++i) xs.push_back(F::random(rng));
+    for (size_t i = 0; i + 1 < xs.size(); ++i) {
+      REQUIRE(xs[i] * xs[i + 1] == xs[i].mul_portable(xs[i + 1]));
+      REQUIRE(xs[i] * xs[i] == xs[i].mul_portable(xs[i]));
+    }
+  };
+  check(Fp{});
+  check(Fr{});
 }
