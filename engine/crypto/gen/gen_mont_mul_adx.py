@@ -10,7 +10,9 @@ Per limb b[i] of the multiplier (CIOS, no final carry word: the modulus' top lim
   t >>= 64               (done by renaming registers: the zeroed t[0] becomes the new top word)
 The caller subtracts p once if the result is >= p.
 
-Usage: python3 gen_mont_mul_adx.py > ../../include/zkpipe/crypto/mont_mul_adx.h
+Usage (from the repository root):
+  python3 engine/crypto/gen/gen_mont_mul_adx.py > engine/include/zkpipe/crypto/mont_mul_adx.h
+  clang-format -i engine/include/zkpipe/crypto/mont_mul_adx.h
 """
 
 def gen(n):

@@ -19,7 +19,7 @@ inline bool cpu_has_adx() {
 
 // r = a * b * 2^-256 mod p, result < 2p (the caller reduces once). p: 4 limbs, top < 2^63 - 1.
 inline void mont_mul_adx_4(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
-                             uint64_t inv) {
+                           uint64_t inv) {
   uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0;
   uint64_t lo, hi;
   __asm__(
@@ -155,8 +155,10 @@ inline void mont_mul_adx_4(uint64_t* r, const uint64_t* a, const uint64_t* b, co
       "adoxq %[hi], %[t2]\n\t"
       "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t2]\n\t"
-      : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4), [lo] "=&r"(lo), [hi] "=&r"(hi)
-      : [a] "r"(a), [b] "r"(b), [inv] "m"(inv), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3])
+      : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4),
+        [lo] "=&r"(lo), [hi] "=&r"(hi)
+      : [a] "r"(a), [b] "r"(b), [inv] "m"(inv), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]),
+        [p3] "m"(p[3])
       : "rdx", "cc", "memory");
   r[0] = t4;
   r[1] = t0;
@@ -166,7 +168,7 @@ inline void mont_mul_adx_4(uint64_t* r, const uint64_t* a, const uint64_t* b, co
 
 // r = a * b * 2^-384 mod p, result < 2p (the caller reduces once). p: 6 limbs, top < 2^63 - 1.
 inline void mont_mul_adx_6(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
-                             uint64_t inv) {
+                           uint64_t inv) {
   uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5 = 0, t6 = 0;
   uint64_t lo, hi;
   __asm__(
@@ -440,8 +442,10 @@ inline void mont_mul_adx_6(uint64_t* r, const uint64_t* a, const uint64_t* b, co
       "adoxq %[hi], %[t4]\n\t"
       "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t4]\n\t"
-      : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4), [t5] "+&r"(t5), [t6] "+&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi)
-      : [a] "r"(a), [b] "r"(b), [inv] "m"(inv), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3]), [p4] "m"(p[4]), [p5] "m"(p[5])
+      : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4),
+        [t5] "+&r"(t5), [t6] "+&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi)
+      : [a] "r"(a), [b] "r"(b), [inv] "m"(inv), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]),
+        [p3] "m"(p[3]), [p4] "m"(p[4]), [p5] "m"(p[5])
       : "rdx", "cc", "memory");
   r[0] = t6;
   r[1] = t0;
@@ -454,4 +458,3 @@ inline void mont_mul_adx_6(uint64_t* r, const uint64_t* a, const uint64_t* b, co
 }  // namespace zkpipe::crypto
 
 #endif  // __x86_64__
-
