@@ -8,7 +8,10 @@ Per limb b[i] of the multiplier (CIOS, no final carry word: the modulus' top lim
   m  = t[0] * (-p^-1)    (mod 2^64)
   t += m * p             (t[0] becomes 0)
   t >>= 64               (done by renaming registers: the zeroed t[0] becomes the new top word)
-The caller subtracts p once if the result is >= p.
+Then the result (< 2p) is reduced in the same block: u = t - p (SUB/SBB), and where that did
+not borrow, CMOVNC puts u in t, so the output is fully reduced and the code branch-free. The
+spare registers for u are the ones free at that point (the top word, lo, hi, the two input
+pointers and RDX).
 
 Usage (from the repository root):
   python3 engine/crypto/gen/gen_mont_mul_adx.py > engine/include/zkpipe/crypto/mont_mul_adx.h
@@ -37,23 +40,33 @@ def gen(n):
         lines.append("movl $0, %k[lo]")
         lines.append(f"adcxq %[lo], {t[n]}")
         t = t[1:] + t[:1]  # t[0] is now 0: it becomes the new top word
+    # Final conditional subtraction: u = t - p into spare registers, keep u when no borrow.
+    spare = [t[n], "%[lo]", "%[hi]", "%[a]", "%[b]", "%%rdx"][:n]
+    for j in range(n):
+        lines.append(f"movq {t[j]}, {spare[j]}")
+    for j in range(n):
+        op = "subq" if j == 0 else "sbbq"
+        lines.append(f"{op} %[p{j}], {spare[j]}")
+    for j in range(n):
+        lines.append(f"cmovncq {spare[j]}, {t[j]}")
     body = "\n".join(f'      "{l}\\n\\t"' for l in lines)
     outs = ", ".join(f'[t{k}] "+&r"(t{k})' for k in range(n + 1))
     ins = ", ".join(f'[p{j}] "m"(p[{j}])' for j in range(n))
-    # After n rotations the result words sit in t[0..n-1] of the rotated list.
     result_regs = [t[k] for k in range(n)]
     result_vars = [r.replace("%[", "").replace("]", "") for r in result_regs]
     assign = "\n".join(f"  r[{k}] = {v};" for k, v in enumerate(result_vars))
     return f"""
-// r = a * b * 2^-{64*n} mod p, result < 2p (the caller reduces once). p: {n} limbs, top < 2^63 - 1.
-inline void mont_mul_adx_{n}(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
-                             uint64_t inv) {{
+// r = a * b * 2^-{64*n} mod p, fully reduced (< p). p: {n} limbs, top < 2^63 - 1.
+// Out of line on purpose: one call per product keeps G2 and pairing code small.
+__attribute__((noinline)) inline void mont_mul_adx_{n}(uint64_t* r, const uint64_t* a,
+                                                      const uint64_t* b, const uint64_t* p,
+                                                      uint64_t inv) {{
   uint64_t {", ".join(f"t{k} = 0" for k in range(n + 1))};
   uint64_t lo, hi;
   __asm__(
 {body}
-      : {outs}, [lo] "=&r"(lo), [hi] "=&r"(hi)
-      : [a] "r"(a), [b] "r"(b), [inv] "m"(inv), {ins}
+      : {outs}, [lo] "=&r"(lo), [hi] "=&r"(hi), [a] "+&r"(a), [b] "+&r"(b)
+      : [inv] "m"(inv), {ins}
       : "rdx", "cc", "memory");
 {assign}
 }}
@@ -74,9 +87,11 @@ namespace zkpipe::crypto {
 
 // True when the CPU has BMI2 (MULX) and ADX (ADCX/ADOX); checked once.
 inline bool cpu_has_adx() {
-  static const bool has = __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx");
-  return has;
+  __builtin_cpu_init();  // may run in a static initializer, before libgcc's own
+  return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx");
 }
+// The same, read once at start-up, so the hot path tests a plain bool.
+inline const bool kCpuHasAdx = cpu_has_adx();
 """ + gen(4) + gen(6) + """
 }  // namespace zkpipe::crypto
 

@@ -111,18 +111,25 @@ struct JacobianPoint {
     return {x * zi2, y * zi2 * zi, false};
   }
 
-  // One inversion for the whole batch.
+  // One inversion for the whole batch (Montgomery's trick over the non-zero z; needs only
+  // F's product and inverse, so it serves Fp and Fp2 alike).
   static void batch_to_affine(const JacobianPoint* in, Affine* out, size_t n) {
-    std::vector<F> zs(n);
-    for (size_t i = 0; i < n; ++i) zs[i] = in[i].z;
-    F::batch_inverse(zs.data(), n);
+    std::vector<F> prefix(n);
+    F acc = F::one();
     for (size_t i = 0; i < n; ++i) {
+      prefix[i] = acc;
+      if (!in[i].is_identity()) acc = acc * in[i].z;
+    }
+    F inv = acc.inverse();
+    for (size_t i = n; i-- > 0;) {
       if (in[i].is_identity()) {
         out[i] = Affine::identity();
         continue;
       }
-      F zi2 = zs[i].sqr();
-      out[i] = {in[i].x * zi2, in[i].y * zi2 * zs[i], false};
+      const F zi = inv * prefix[i];
+      inv = inv * in[i].z;
+      const F zi2 = zi.sqr();
+      out[i] = {in[i].x * zi2, in[i].y * zi2 * zi, false};
     }
   }
 

@@ -5,6 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
+
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__)
+#include <x86intrin.h>
+#define ZKP_X86_CARRY_INTRINSICS 1
+#endif
 
 #if defined(__CUDACC__)
 #define ZKP_HD __host__ __device__ __forceinline__
@@ -39,7 +45,16 @@ ZKP_HD_CONSTEXPR uint64_t mac(uint64_t a, uint64_t b, uint64_t c, uint64_t d, ui
 }
 
 // a + b + carry_in; carry_out in {0, 1}.
+// On x86-64 hosts the carry intrinsics compile to one ADC per limb (the portable form below
+// compiles to compare-and-set chains); constant evaluation takes the portable form.
 ZKP_HD_CONSTEXPR uint64_t adc(uint64_t a, uint64_t b, uint64_t carry_in, uint64_t& carry_out) {
+#if defined(ZKP_X86_CARRY_INTRINSICS)
+  if (!std::is_constant_evaluated()) {
+    unsigned long long r;
+    carry_out = _addcarry_u64(static_cast<unsigned char>(carry_in), a, b, &r);
+    return r;
+  }
+#endif
   uint64_t s = a + b;
   uint64_t c1 = s < a;
   uint64_t t = s + carry_in;
@@ -49,6 +64,13 @@ ZKP_HD_CONSTEXPR uint64_t adc(uint64_t a, uint64_t b, uint64_t carry_in, uint64_
 
 // a - b - borrow_in; borrow_out in {0, 1}.
 ZKP_HD_CONSTEXPR uint64_t sbb(uint64_t a, uint64_t b, uint64_t borrow_in, uint64_t& borrow_out) {
+#if defined(ZKP_X86_CARRY_INTRINSICS)
+  if (!std::is_constant_evaluated()) {
+    unsigned long long r;
+    borrow_out = _subborrow_u64(static_cast<unsigned char>(borrow_in), a, b, &r);
+    return r;
+  }
+#endif
   uint64_t d = a - b;
   uint64_t b1 = a < b;
   uint64_t t = d - borrow_in;

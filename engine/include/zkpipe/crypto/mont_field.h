@@ -112,24 +112,36 @@ struct MontField {
   ZKP_HD MontField& operator*=(const MontField& b) { return *this = *this * b; }
 
   // Montgomery product a * b * R^-1 mod p: CIOS without the extra carry word. On x86-64 CPUs
-  // with BMI2 + ADX (checked once at run time) the generated MULX/ADCX/ADOX code does it.
+  // with BMI2 + ADX (checked once at start-up) one call to the generated MULX/ADCX/ADOX code,
+  // reduction included; otherwise, on the host, one call to the portable loop. Both are out of
+  // line: inlining ~150 instructions at every product made G2 and pairing code take minutes to
+  // compile, for no gain. On the device the portable loop is inlined.
   ZKP_HD MontField operator*(const MontField& b) const {
+#if defined(__CUDA_ARCH__)
+    return mul_portable(b);
+#else
 #if defined(ZKP_HAVE_MONT_MUL_ADX)
     if constexpr (kLimbs == 4 || kLimbs == 6) {
-      if (cpu_has_adx()) {
+      if (kCpuHasAdx) [[likely]] {
         MontField r;
         if constexpr (kLimbs == 6) {
           mont_mul_adx_6(r.l, l, b.l, kModulus.data(), kInv);
         } else {
           mont_mul_adx_4(r.l, l, b.l, kModulus.data(), kInv);
         }
-        r.reduce_once();
         return r;
       }
     }
 #endif
-    return mul_portable(b);
+    return mul_portable_outline(*this, b);
+#endif
   }
+#if !defined(__CUDA_ARCH__)
+  __attribute__((noinline)) static MontField mul_portable_outline(const MontField& a,
+                                                                  const MontField& b) {
+    return a.mul_portable(b);
+  }
+#endif
   ZKP_HD MontField mul_portable(const MontField& b) const {
     uint64_t t[kLimbs] = {0};
     ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) {

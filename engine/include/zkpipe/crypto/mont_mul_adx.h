@@ -13,13 +13,17 @@ namespace zkpipe::crypto {
 
 // True when the CPU has BMI2 (MULX) and ADX (ADCX/ADOX); checked once.
 inline bool cpu_has_adx() {
-  static const bool has = __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx");
-  return has;
+  __builtin_cpu_init();  // may run in a static initializer, before libgcc's own
+  return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx");
 }
+// The same, read once at start-up, so the hot path tests a plain bool.
+inline const bool kCpuHasAdx = cpu_has_adx();
 
-// r = a * b * 2^-256 mod p, result < 2p (the caller reduces once). p: 4 limbs, top < 2^63 - 1.
-inline void mont_mul_adx_4(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
-                           uint64_t inv) {
+// r = a * b * 2^-256 mod p, fully reduced (< p). p: 4 limbs, top < 2^63 - 1.
+// Out of line on purpose: one call per product keeps G2 and pairing code small.
+__attribute__((noinline)) inline void mont_mul_adx_4(uint64_t* r, const uint64_t* a,
+                                                     const uint64_t* b, const uint64_t* p,
+                                                     uint64_t inv) {
   uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0;
   uint64_t lo, hi;
   __asm__(
@@ -155,10 +159,21 @@ inline void mont_mul_adx_4(uint64_t* r, const uint64_t* a, const uint64_t* b, co
       "adoxq %[hi], %[t2]\n\t"
       "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t2]\n\t"
+      "movq %[t4], %[t3]\n\t"
+      "movq %[t0], %[lo]\n\t"
+      "movq %[t1], %[hi]\n\t"
+      "movq %[t2], %[a]\n\t"
+      "subq %[p0], %[t3]\n\t"
+      "sbbq %[p1], %[lo]\n\t"
+      "sbbq %[p2], %[hi]\n\t"
+      "sbbq %[p3], %[a]\n\t"
+      "cmovncq %[t3], %[t4]\n\t"
+      "cmovncq %[lo], %[t0]\n\t"
+      "cmovncq %[hi], %[t1]\n\t"
+      "cmovncq %[a], %[t2]\n\t"
       : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4),
-        [lo] "=&r"(lo), [hi] "=&r"(hi)
-      : [a] "r"(a), [b] "r"(b), [inv] "m"(inv), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]),
-        [p3] "m"(p[3])
+        [lo] "=&r"(lo), [hi] "=&r"(hi), [a] "+&r"(a), [b] "+&r"(b)
+      : [inv] "m"(inv), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3])
       : "rdx", "cc", "memory");
   r[0] = t4;
   r[1] = t0;
@@ -166,9 +181,11 @@ inline void mont_mul_adx_4(uint64_t* r, const uint64_t* a, const uint64_t* b, co
   r[3] = t2;
 }
 
-// r = a * b * 2^-384 mod p, result < 2p (the caller reduces once). p: 6 limbs, top < 2^63 - 1.
-inline void mont_mul_adx_6(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
-                           uint64_t inv) {
+// r = a * b * 2^-384 mod p, fully reduced (< p). p: 6 limbs, top < 2^63 - 1.
+// Out of line on purpose: one call per product keeps G2 and pairing code small.
+__attribute__((noinline)) inline void mont_mul_adx_6(uint64_t* r, const uint64_t* a,
+                                                     const uint64_t* b, const uint64_t* p,
+                                                     uint64_t inv) {
   uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5 = 0, t6 = 0;
   uint64_t lo, hi;
   __asm__(
@@ -442,10 +459,28 @@ inline void mont_mul_adx_6(uint64_t* r, const uint64_t* a, const uint64_t* b, co
       "adoxq %[hi], %[t4]\n\t"
       "movl $0, %k[lo]\n\t"
       "adcxq %[lo], %[t4]\n\t"
+      "movq %[t6], %[t5]\n\t"
+      "movq %[t0], %[lo]\n\t"
+      "movq %[t1], %[hi]\n\t"
+      "movq %[t2], %[a]\n\t"
+      "movq %[t3], %[b]\n\t"
+      "movq %[t4], %%rdx\n\t"
+      "subq %[p0], %[t5]\n\t"
+      "sbbq %[p1], %[lo]\n\t"
+      "sbbq %[p2], %[hi]\n\t"
+      "sbbq %[p3], %[a]\n\t"
+      "sbbq %[p4], %[b]\n\t"
+      "sbbq %[p5], %%rdx\n\t"
+      "cmovncq %[t5], %[t6]\n\t"
+      "cmovncq %[lo], %[t0]\n\t"
+      "cmovncq %[hi], %[t1]\n\t"
+      "cmovncq %[a], %[t2]\n\t"
+      "cmovncq %[b], %[t3]\n\t"
+      "cmovncq %%rdx, %[t4]\n\t"
       : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4),
-        [t5] "+&r"(t5), [t6] "+&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi)
-      : [a] "r"(a), [b] "r"(b), [inv] "m"(inv), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]),
-        [p3] "m"(p[3]), [p4] "m"(p[4]), [p5] "m"(p[5])
+        [t5] "+&r"(t5), [t6] "+&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), [a] "+&r"(a), [b] "+&r"(b)
+      : [inv] "m"(inv), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3]),
+        [p4] "m"(p[4]), [p5] "m"(p[5])
       : "rdx", "cc", "memory");
   r[0] = t6;
   r[1] = t0;

@@ -1,0 +1,152 @@
+// engine/crypto/msm_impl.h (private to zkpipe_crypto): the Pippenger MSM of msm.h as one
+// template over the Jacobian point type (G1 or G2): GLV scalar splitting, Booth digits, the
+// cost model and the driver; the buckets are in msm_buckets.h. Instantiated in msm.cpp.
+// Thread-safety: each task owns its buckets; the driver writes one result slot per task and
+// combines them in a fixed order.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "msm_buckets.h"
+#include "zkpipe/crypto/group_ops.h"
+#include "zkpipe/crypto/msm.h"
+#include "zkpipe/crypto/parallel.h"
+
+namespace zkpipe::crypto::msm_detail {
+
+inline constexpr unsigned kGlvDigitBits = 129;    // k1, k2 < x^2 < 2^128
+inline constexpr unsigned kPlainDigitBits = 256;  // k < r < 2^255
+inline constexpr unsigned kMaxWindowBits = 22;
+
+// Operation costs in coordinate-field multiplications (msm.cpp says how they were measured).
+struct MsmCosts {
+  double add_affine;       // one batch-affine bucket addition, its inversion share excluded
+  double add_mixed;        // Jacobian bucket += affine point
+  double inversion;        // one field inversion
+  double reduce_affine;    // per bucket, batch-affine running sums
+  double reduce_jacobian;  // per bucket, Jacobian running sums
+};
+
+// The plan with the least estimated time (rounds of tasks x task cost); the window size or
+// bucket form is fixed when the options fix it.
+inline MsmPlan choose_plan(size_t points, unsigned digit_bits, unsigned threads, const MsmCosts& k,
+                           MsmBuckets mode, unsigned window_bits) {
+  MsmPlan best;
+  double best_cost = -1;
+  const unsigned c_lo = window_bits ? window_bits : 1;
+  const unsigned c_hi = window_bits ? window_bits : kMaxWindowBits;
+  for (unsigned c = c_lo; c <= c_hi; ++c) {
+    const unsigned windows = (digit_bits + c - 1) / c;
+    const size_t buckets = size_t{1} << (c - 1);
+    for (size_t chunks = 1; chunks <= std::max<size_t>(1, 4 * threads) && chunks <= points;
+         chunks *= 2) {
+      const double m = static_cast<double>((points + chunks - 1) / chunks);
+      const double rounds = static_cast<double>((windows * chunks + threads - 1) / threads);
+      const double batches = m / static_cast<double>(batch_size(buckets)) + 2;
+      const double nb = static_cast<double>(buckets);
+      for (bool ba : {false, true}) {
+        if ((mode == MsmBuckets::kJacobian && ba) || (mode == MsmBuckets::kBatchAffine && !ba)) {
+          continue;
+        }
+        const double reduce = nb * (ba && buckets >= 1024 ? k.reduce_affine : k.reduce_jacobian);
+        const double task =
+            ba ? m * k.add_affine + batches * k.inversion + reduce : m * k.add_mixed + reduce;
+        const double cost = rounds * task + static_cast<double>(windows * chunks) * 16;
+        if (best_cost < 0 || cost < best_cost) {
+          best_cost = cost;
+          best = MsmPlan{c, windows, chunks, ba};
+        }
+      }
+    }
+  }
+  return best;
+}
+
+// Adds digit_w(k_i) P_i for i in [begin, end) to the buckets.
+template <typename Buckets, typename A, size_t N>
+void fill(Buckets& buckets, const A* pts, const Limbs<N>* k, size_t begin, size_t end, unsigned w,
+          unsigned c) {
+  for (size_t i = begin; i < end; ++i) {
+    const int32_t d = booth_digit(k[i], w, c);
+    if (d == 0 || pts[i].infinity) continue;
+    buckets.add(static_cast<uint32_t>((d < 0 ? -d : d) - 1), pts + i, d < 0);
+  }
+}
+
+// Pippenger over the concatenation of two point/scalar arrays (the second may be empty).
+template <typename P, size_t N>
+P pippenger(const typename P::Affine* const pts[2], const Limbs<N>* const k[2], size_t half,
+            size_t count, const MsmPlan& plan, unsigned threads) {
+  const size_t chunk = (count + plan.chunks - 1) / plan.chunks;
+  const size_t buckets = size_t{1} << (plan.window_bits - 1);
+  std::vector<P> partial(plan.windows * plan.chunks);
+  parallel_for(partial.size(), threads, [&](size_t t) {
+    const unsigned w = static_cast<unsigned>(t % plan.windows);
+    const size_t begin = std::min(count, t / plan.windows * chunk);
+    const size_t end = std::min(count, begin + chunk);
+    auto run = [&](auto& b) {
+      fill(b, pts[0], k[0], std::min(begin, half), std::min(end, half), w, plan.window_bits);
+      fill(b, pts[1], k[1], std::max(begin, half) - half, std::max(end, half) - half, w,
+           plan.window_bits);
+      b.finish();
+      partial[t] = b.reduce();
+    };
+    if (plan.batch_affine) {
+      AffineBuckets<P> b(buckets);
+      run(b);
+    } else {
+      JacobianBuckets<P> b(buckets);
+      run(b);
+    }
+  });
+  P acc = P::identity();
+  for (unsigned w = plan.windows; w-- > 0;) {
+    for (unsigned i = 0; i < plan.window_bits; ++i) acc = point_dbl(acc);
+    for (size_t p = 0; p < plan.chunks; ++p) acc = point_add(acc, partial[p * plan.windows + w]);
+  }
+  return acc;
+}
+
+// endo(P) = [x^2] P on the affine point P (not the identity).
+template <typename P, typename Endo>
+P msm(const typename P::Affine* bases, const Fr* scalars, size_t n, const MsmOptions& options,
+      const MsmCosts& costs, const Endo& endo) {
+  using A = typename P::Affine;
+  if (n == 0) return P::identity();
+  const unsigned threads = resolve_threads(options.threads);
+  const unsigned c = std::min(options.window_bits, kMaxWindowBits);
+  constexpr size_t kGrain = size_t{1} << 12;
+  P r;
+  if (options.endomorphism) {
+    // k P = k1 P + k2 [x^2] P with k = k1 + k2 x^2, k1, k2 < x^2 < 2^128.
+    const MsmPlan plan = choose_plan(2 * n, kGlvDigitBits, threads, costs, options.buckets, c);
+    std::vector<A> second(n);
+    std::vector<Limbs<2>> k1(n), k2(n);
+    parallel_for_ranges(n, kGrain, threads, [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) {
+        second[i] = bases[i].infinity ? bases[i] : endo(bases[i]);
+        const GlvScalars s = glv_decompose(scalars[i]);
+        k1[i] = s.k1;
+        k2[i] = s.k2;
+      }
+    });
+    const A* pts[2] = {bases, second.data()};
+    const Limbs<2>* ks[2] = {k1.data(), k2.data()};
+    r = pippenger<P, 2>(pts, ks, n, 2 * n, plan, threads);
+  } else {
+    const MsmPlan plan = choose_plan(n, kPlainDigitBits, threads, costs, options.buckets, c);
+    std::vector<Fr::L> k(n);
+    parallel_for_ranges(n, kGrain, threads, [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) k[i] = scalars[i].to_canonical();
+    });
+    const A* pts[2] = {bases, nullptr};
+    const Fr::L* ks[2] = {k.data(), nullptr};
+    r = pippenger<P, 4>(pts, ks, n, n, plan, threads);
+  }
+  return P::from_affine(r.to_affine());
+}
+
+}  // namespace zkpipe::crypto::msm_detail

@@ -1,0 +1,380 @@
+// The AVX-512 IFMA NTT drivers (ntt_kernels.h): 8 butterflies at once, Fr held as five 52-bit
+// limbs per lane, Montgomery products with R' = 2^260 against twiddles stored as 16 T (so data
+// keeps Fr's 2^256 form), values kept in [0, 2r) inside a pass and reduced below r on store.
+// Sweeps put 8 consecutive positions of one block in the lanes; the chunk phase puts 8 chunks in
+// the lanes of a private buffer, so no stage shuffles lanes. Only the functions marked
+// ZKP_IFMA use AVX-512; they run only when ntt_ifma_available(). Thread-safety: as ntt.h.
+#include <immintrin.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdlib>
+#include <memory>
+
+#include "ntt_kernels.h"
+#include "zkpipe/crypto/parallel.h"
+
+// GCC 12 warns that the intrinsics' own _mm512_undefined_epi32() is uninitialized (GCC bug
+// 105593, fixed in 13).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+
+#define ZKP_IFMA __attribute__((target("avx512f,avx512ifma")))
+#define ZKP_IFMA_INLINE ZKP_IFMA inline __attribute__((always_inline))
+
+namespace zkpipe::crypto {
+namespace {
+
+// log2 of the chunk size: 8 chunks of 2^11 in 5 limbs x 8 bytes = 640 KiB of buffer per thread
+// (within L2 of the Xeon used; 10 and 11 measured equal on 2^20, 12 slower).
+constexpr unsigned kChunkLog = 11;
+constexpr size_t kSweepGrain = size_t{1} << 10;  // radix-4 butterflies per sweep task
+
+using V = __m512i;
+struct F5 {
+  V l[5];
+};
+
+constexpr uint64_t kM52 = (uint64_t{1} << 52) - 1;
+constexpr std::array<uint64_t, 5> to52(const Fr::L& a) {
+  return {a[0] & kM52, ((a[0] >> 52) | (a[1] << 12)) & kM52, ((a[1] >> 40) | (a[2] << 24)) & kM52,
+          ((a[2] >> 28) | (a[3] << 36)) & kM52, a[3] >> 16};
+}
+constexpr Fr::L twice(Fr::L a) {
+  limbs_add(a, a);  // 2r < 2^256
+  return a;
+}
+constexpr auto kP = to52(Fr::kModulus);
+constexpr auto k2P = to52(twice(Fr::kModulus));
+constexpr uint64_t kInv52 = Fr::kInv & kM52;  // -r^-1 mod 2^52
+
+ZKP_IFMA_INLINE V bc(uint64_t x) {
+  return _mm512_set1_epi64(static_cast<long long>(x));
+}
+
+// Signed carry propagation to 52-bit limbs (the top limb keeps the sign).
+ZKP_IFMA_INLINE void carry(F5& x) {
+  const V m = bc(kM52);
+#pragma GCC unroll 8
+  for (int k = 0; k < 4; ++k) {
+    x.l[k + 1] = _mm512_add_epi64(x.l[k + 1], _mm512_srai_epi64(x.l[k], 52));
+    x.l[k] = _mm512_and_si512(x.l[k], m);
+  }
+}
+
+// x - c where x >= c, else x (x normalized, c a constant below 2^256).
+ZKP_IFMA_INLINE F5 csub(const F5& x, const std::array<uint64_t, 5>& c) {
+  F5 d;
+#pragma GCC unroll 8
+  for (int k = 0; k < 5; ++k) d.l[k] = _mm512_sub_epi64(x.l[k], bc(c[k]));
+  carry(d);
+  const __mmask8 neg = _mm512_cmplt_epi64_mask(d.l[4], _mm512_setzero_si512());
+#pragma GCC unroll 8
+  for (int k = 0; k < 5; ++k) d.l[k] = _mm512_mask_blend_epi64(neg, d.l[k], x.l[k]);
+  return d;
+}
+
+// a + b, both in [0, 2r): result in [0, 2r).
+ZKP_IFMA_INLINE F5 add2(const F5& a, const F5& b) {
+  F5 y;
+#pragma GCC unroll 8
+  for (int k = 0; k < 5; ++k) y.l[k] = _mm512_add_epi64(a.l[k], b.l[k]);
+  carry(y);
+  return csub(y, k2P);
+}
+
+// a - b + 2r for a, b in [0, 2r): result in (0, 4r), normalized, not reduced.
+ZKP_IFMA_INLINE F5 sub_lazy(const F5& a, const F5& b) {
+  F5 y;
+#pragma GCC unroll 8
+  for (int k = 0; k < 5; ++k)
+    y.l[k] = _mm512_add_epi64(_mm512_sub_epi64(a.l[k], b.l[k]), bc(k2P[k]));
+  carry(y);
+  return y;
+}
+
+// a b 2^-260 mod r for a < 4r and b < r (b = 16 T): the result is below 1.125 r.
+ZKP_IFMA_INLINE F5 mont_mul(const F5& a, const F5& b) {
+  const V zero = _mm512_setzero_si512(), inv = bc(kInv52);
+  V t[6] = {zero, zero, zero, zero, zero, zero};
+#pragma GCC unroll 8
+  for (int i = 0; i < 5; ++i) {
+#pragma GCC unroll 8
+    for (int k = 0; k < 5; ++k) {
+      t[k] = _mm512_madd52lo_epu64(t[k], a.l[k], b.l[i]);
+      t[k + 1] = _mm512_madd52hi_epu64(t[k + 1], a.l[k], b.l[i]);
+    }
+    const V m = _mm512_madd52lo_epu64(zero, t[0], inv);
+#pragma GCC unroll 8
+    for (int k = 0; k < 5; ++k) {
+      t[k] = _mm512_madd52lo_epu64(t[k], m, bc(kP[k]));
+      t[k + 1] = _mm512_madd52hi_epu64(t[k + 1], m, bc(kP[k]));
+    }
+    t[1] = _mm512_add_epi64(t[1], _mm512_srli_epi64(t[0], 52));
+#pragma GCC unroll 8
+    for (int k = 0; k < 5; ++k) t[k] = t[k + 1];
+    t[5] = zero;
+  }
+  F5 r{{t[0], t[1], t[2], t[3], t[4]}};
+  carry(r);
+  return r;
+}
+
+// ---- conversion between 8 Fr (4 x 64-bit limbs, AoS) and F5 ------------------------------------
+// Bits [s, s + 64) of hi:lo.
+template <int S>
+ZKP_IFMA_INLINE V cat(V lo, V hi) {
+  return _mm512_or_si512(_mm512_srli_epi64(lo, S), _mm512_slli_epi64(hi, 64 - S));
+}
+
+ZKP_IFMA_INLINE F5 split(V l0, V l1, V l2, V l3) {
+  const V m = bc(kM52);
+  return {{_mm512_and_si512(l0, m), _mm512_and_si512(cat<52>(l0, l1), m),
+           _mm512_and_si512(cat<40>(l1, l2), m), _mm512_and_si512(cat<28>(l2, l3), m),
+           _mm512_srli_epi64(l3, 16)}};
+}
+
+// a, b, c, d hold elements (0,1), (2,3), (4,5), (6,7).
+ZKP_IFMA_INLINE F5 from_pairs(V a, V b, V c, V d) {
+  const V t0 = _mm512_unpacklo_epi64(a, b), t1 = _mm512_unpackhi_epi64(a, b);
+  const V t2 = _mm512_unpacklo_epi64(c, d), t3 = _mm512_unpackhi_epi64(c, d);
+  const V ia = _mm512_setr_epi64(0, 4, 1, 5, 8, 12, 9, 13);
+  const V ib = _mm512_setr_epi64(2, 6, 3, 7, 10, 14, 11, 15);
+  return split(_mm512_permutex2var_epi64(t0, ia, t2), _mm512_permutex2var_epi64(t1, ia, t3),
+               _mm512_permutex2var_epi64(t0, ib, t2), _mm512_permutex2var_epi64(t1, ib, t3));
+}
+
+ZKP_IFMA_INLINE F5 load8(const Fr* p) {
+  const auto* q = reinterpret_cast<const uint64_t*>(p);
+  return from_pairs(_mm512_loadu_si512(q), _mm512_loadu_si512(q + 8), _mm512_loadu_si512(q + 16),
+                    _mm512_loadu_si512(q + 24));
+}
+
+// Lane l from p[l] (any addresses).
+ZKP_IFMA_INLINE F5 gather8(const Fr* const* p) {
+  V v[4];
+#pragma GCC unroll 8
+  for (int i = 0; i < 4; ++i) {
+    const V lo =
+        _mm512_castsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p[2 * i])));
+    v[i] = _mm512_inserti64x4(
+        lo, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p[2 * i + 1])), 1);
+  }
+  return from_pairs(v[0], v[1], v[2], v[3]);
+}
+
+ZKP_IFMA_INLINE F5 broadcast(const Fr& x) {
+  const auto l = to52(Fr::L{x.l[0], x.l[1], x.l[2], x.l[3]});
+  return {{bc(l[0]), bc(l[1]), bc(l[2]), bc(l[3]), bc(l[4])}};
+}
+
+// Reduces x (< 2r) below r and writes the lanes as 4 x 64-bit pairs (0,1), (2,3), (4,5), (6,7).
+ZKP_IFMA_INLINE void to_pairs(const F5& in, V out[4]) {
+  const F5 x = csub(in, kP);
+  const V l0 = _mm512_or_si512(x.l[0], _mm512_slli_epi64(x.l[1], 52));
+  const V l1 = _mm512_or_si512(_mm512_srli_epi64(x.l[1], 12), _mm512_slli_epi64(x.l[2], 40));
+  const V l2 = _mm512_or_si512(_mm512_srli_epi64(x.l[2], 24), _mm512_slli_epi64(x.l[3], 28));
+  const V l3 = _mm512_or_si512(_mm512_srli_epi64(x.l[3], 36), _mm512_slli_epi64(x.l[4], 16));
+  const V ia = _mm512_setr_epi64(0, 2, 8, 10, 1, 3, 9, 11);
+  const V ib = _mm512_setr_epi64(4, 6, 12, 14, 5, 7, 13, 15);
+  const V t0 = _mm512_permutex2var_epi64(l0, ia, l2), t1 = _mm512_permutex2var_epi64(l1, ia, l3);
+  const V t2 = _mm512_permutex2var_epi64(l0, ib, l2), t3 = _mm512_permutex2var_epi64(l1, ib, l3);
+  out[0] = _mm512_unpacklo_epi64(t0, t1);
+  out[1] = _mm512_unpackhi_epi64(t0, t1);
+  out[2] = _mm512_unpacklo_epi64(t2, t3);
+  out[3] = _mm512_unpackhi_epi64(t2, t3);
+}
+
+ZKP_IFMA_INLINE void store8(Fr* p, const F5& x) {
+  V v[4];
+  to_pairs(x, v);
+  auto* q = reinterpret_cast<uint64_t*>(p);
+#pragma GCC unroll 8
+  for (int i = 0; i < 4; ++i) _mm512_storeu_si512(q + 8 * i, v[i]);
+}
+
+ZKP_IFMA_INLINE void scatter8(Fr* const* p, const F5& x) {
+  V v[4];
+  to_pairs(x, v);
+#pragma GCC unroll 8
+  for (int i = 0; i < 4; ++i) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p[2 * i]), _mm512_castsi512_si256(v[i]));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p[2 * i + 1]),
+                        _mm512_extracti64x4_epi64(v[i], 1));
+  }
+}
+
+// ---- butterflies (kOne: the twiddles s and s1 are 1) ------------------------------------------
+template <bool kGs, bool kOne>
+ZKP_IFMA_INLINE void bf2(F5& x0, F5& x1, const F5& s) {
+  if constexpr (kGs) {
+    const F5 d = sub_lazy(x0, x1);
+    x0 = add2(x0, x1);
+    x1 = kOne ? csub(d, k2P) : mont_mul(d, s);
+  } else {
+    const F5 v = kOne ? x1 : mont_mul(x1, s);
+    x1 = csub(sub_lazy(x0, v), k2P);
+    x0 = add2(x0, v);
+  }
+}
+
+template <bool kGs, bool kOne>
+ZKP_IFMA_INLINE void bf4(F5* x, const F5& s, const F5& s1, const F5& s2) {
+  if constexpr (kGs) {
+    bf2<true, kOne>(x[0], x[1], s1);
+    bf2<true, false>(x[2], x[3], s2);
+    bf2<true, kOne>(x[0], x[2], s);
+    bf2<true, kOne>(x[1], x[3], s);
+  } else {
+    bf2<false, kOne>(x[0], x[2], s);
+    bf2<false, kOne>(x[1], x[3], s);
+    bf2<false, kOne>(x[0], x[1], s1);
+    bf2<false, false>(x[2], x[3], s2);
+  }
+}
+
+// ---- sweeps: lanes = positions j .. j + 7 of one block ----------------------------------------
+template <bool kGs, bool kOne>
+ZKP_IFMA void sweep_block(Fr* x, size_t m, unsigned radix_log, const Fr* s16, size_t j0,
+                          size_t j1) {
+  const F5 s = broadcast(s16[0]), s1 = broadcast(s16[1]), s2 = broadcast(s16[2]);
+  for (size_t j = j0; j < j1; j += 8) {
+    F5 v[4];
+    for (unsigned r = 0; r < (1u << radix_log); ++r) v[r] = load8(x + j + r * m);
+    radix_log == 2 ? bf4<kGs, kOne>(v, s, s1, s2) : bf2<kGs, kOne>(v[0], v[1], s);
+    for (unsigned r = 0; r < (1u << radix_log); ++r) store8(x + j + r * m, v[r]);
+  }
+}
+
+template <bool kGs>
+void sweep(Fr* a, size_t n, unsigned t, unsigned radix_log, const NttTwiddles& tw,
+           unsigned threads) {
+  const size_t m = n >> (t + radix_log);  // a multiple of 8
+  const size_t grain = std::max<size_t>(kSweepGrain, 8);
+  parallel_for_ranges((n >> radix_log) / 8, grain / 8, threads, [&](size_t begin, size_t end) {
+    for (size_t q = begin * 8; q < end * 8;) {
+      const size_t b = q / m, j0 = q % m, j1 = std::min(m, j0 + (end * 8 - q));
+      const Fr s16[3] = {tw.get16(b), tw.get16(2 * b), tw.get16(2 * b + 1)};
+      Fr* x = a + (b * m << radix_log);
+      b == 0 ? sweep_block<kGs, true>(x, m, radix_log, s16, j0, j1)
+             : sweep_block<kGs, false>(x, m, radix_log, s16, j0, j1);
+      q += j1 - j0;
+    }
+  });
+}
+
+// ---- chunk phase: lanes = chunks c0 .. c0 + 7 (2^l elements each) -----------------------------
+ZKP_IFMA F5 lane_twiddles(const NttTwiddles& tw, const size_t* g) {
+  const Fr* lo[8];
+  bool high = false;
+#pragma GCC unroll 8
+  for (int i = 0; i < 8; ++i) {
+    lo[i] = tw.table16 + (g[i] & NttTwiddles::kLowMask);
+    high |= (g[i] >> kNttTableLog) != 0;
+  }
+  if (!high) return gather8(lo);
+  const Fr* hi[8];
+#pragma GCC unroll 8
+  for (int i = 0; i < 8; ++i) hi[i] = tw.high16.data() + (g[i] >> kNttTableLog);
+  return mont_mul(gather8(lo), gather8(hi));
+}
+
+template <bool kGs>
+ZKP_IFMA void chunk_group(Fr* a, unsigned l, size_t c0, const NttTwiddles& tw, F5* buf) {
+  const size_t len = size_t{1} << l;
+  const Fr* src[8];
+  for (size_t e = 0; e < len; ++e) {
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; ++i) src[i] = a + ((c0 + i) << l) + e;
+    buf[e] = gather8(src);
+  }
+  auto stage = [&](unsigned u, unsigned radix_log) ZKP_IFMA {
+    const size_t m = len >> (u + radix_log);
+    for (size_t b = 0; b < (size_t{1} << u); ++b) {
+      size_t g[8], g1[8], g2[8];
+#pragma GCC unroll 8
+      for (int i = 0; i < 8; ++i) {
+        g[i] = ((c0 + i) << u) + b;
+        g1[i] = 2 * g[i];
+        g2[i] = 2 * g[i] + 1;
+      }
+      const F5 s = lane_twiddles(tw, g);
+      F5* x = buf + (b * m << radix_log);
+      if (radix_log == 1) {
+        for (size_t j = 0; j < m; ++j) bf2<kGs, false>(x[j], x[j + m], s);
+        continue;
+      }
+      const F5 s1 = lane_twiddles(tw, g1), s2 = lane_twiddles(tw, g2);
+      for (size_t j = 0; j < m; ++j) {
+        F5 v[4] = {x[j], x[j + m], x[j + 2 * m], x[j + 3 * m]};
+        bf4<kGs, false>(v, s, s1, s2);
+        x[j] = v[0];
+        x[j + m] = v[1];
+        x[j + 2 * m] = v[2];
+        x[j + 3 * m] = v[3];
+      }
+    }
+  };
+  if (!kGs) {
+    unsigned u = 0;
+    for (; u + 1 < l; u += 2) stage(u, 2);
+    if (u < l) stage(u, 1);
+  } else {
+    unsigned u = l;
+    if (l % 2 == 1) stage(--u, 1);
+    while (u >= 2) stage(u -= 2, 2);
+  }
+  Fr* dst[8];
+  for (size_t e = 0; e < len; ++e) {
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; ++i) dst[i] = a + ((c0 + i) << l) + e;
+    scatter8(dst, buf[e]);
+  }
+}
+
+struct AlignedFree {
+  void operator()(F5* p) const { std::free(p); }
+};
+
+template <bool kGs>
+void run(Fr* a, size_t n, const NttTwiddles& tw, unsigned threads) {
+  const unsigned k = static_cast<unsigned>(std::countr_zero(n));
+  const unsigned l = std::min(kChunkLog, k - 3);  // at least 8 chunks of at least 8
+  const unsigned top = k - l;
+  auto chunks = [&] {
+    parallel_for(n >> (l + 3), threads, [&](size_t group) {
+      thread_local std::unique_ptr<F5, AlignedFree> buf;
+      thread_local size_t buf_len = 0;
+      if (buf_len < (size_t{1} << l)) {
+        buf.reset(static_cast<F5*>(std::aligned_alloc(64, sizeof(F5) << l)));
+        buf_len = size_t{1} << l;
+      }
+      chunk_group<kGs>(a, l, group * 8, tw, buf.get());
+    });
+  };
+  if (!kGs) {
+    unsigned t = 0;
+    if (top % 2 == 1) sweep<false>(a, n, t++, 1, tw, threads);
+    for (; t < top; t += 2) sweep<false>(a, n, t, 2, tw, threads);
+    chunks();
+  } else {
+    chunks();
+    unsigned t = top;
+    while (t >= 2) sweep<true>(a, n, t -= 2, 2, tw, threads);
+    if (t == 1) sweep<true>(a, n, 0, 1, tw, threads);
+  }
+}
+
+}  // namespace
+
+bool ntt_ifma_available() {
+  static const bool ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
+  return ok;
+}
+
+void ntt_ifma_run(Fr* data, size_t n, const NttTwiddles& tw, bool gs, unsigned threads) {
+  gs ? run<true>(data, n, tw, threads) : run<false>(data, n, tw, threads);
+}
+
+}  // namespace zkpipe::crypto

@@ -1,0 +1,242 @@
+// Multi-scalar multiplication on G1 and G2: against the naive sum of k_i P_i (plain
+// double-and-add) for n = 1..64 in every bucket form and window size, edge cases (zero
+// scalars, r - 1, the identity among the bases, repeated and opposite bases, n = 0, many equal
+// digits), identical results for 1 and 2 threads, and the @noble/curves vectors.
+#include <random>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "crypto/vectors.h"
+#include "zkpipe/crypto/msm.h"
+#include "zkpipe/crypto/serialize.h"
+
+using namespace zkpipe::crypto;
+using zkpipe::test::field_from_hex;
+using zkpipe::test::load_vectors;
+
+namespace {
+
+// Out-of-line point operations: the curve code is always_inline, and expanding it at every
+// CHECK would make this file slow to compile.
+template <typename P>
+[[gnu::noinline]] bool same(const P& a, const P& b) {
+  return a == b;
+}
+template <typename P>
+[[gnu::noinline]] P plus(const P& a, const P& b) {
+  return a + b;
+}
+template <typename P>
+[[gnu::noinline]] P times(const P& p, const Fr& k) {
+  return p * k;
+}
+
+template <typename P>
+const typename P::Affine& generator() {
+  if constexpr (std::is_same_v<P, G1>) {
+    return g1_generator();
+  } else {
+    return g2_generator();
+  }
+}
+
+// n distinct points base + i step (random base and step), affine.
+template <typename P>
+std::vector<typename P::Affine> random_bases(size_t n, std::mt19937_64& rng) {
+  const P g = P::from_affine(generator<P>());
+  const P step = times(g, Fr::random(rng));
+  P acc = times(g, Fr::random(rng));
+  std::vector<P> jac(n);
+  for (auto& p : jac) {
+    p = acc;
+    acc = plus(acc, step);
+  }
+  std::vector<typename P::Affine> out(n);
+  P::batch_to_affine(jac.data(), out.data(), n);
+  return out;
+}
+
+std::vector<Fr> random_scalars(size_t n, std::mt19937_64& rng) {
+  std::vector<Fr> k(n);
+  for (auto& x : k) x = Fr::random(rng);
+  return k;
+}
+
+template <typename P>
+P naive(const std::vector<typename P::Affine>& bases, const std::vector<Fr>& k) {
+  P sum = P::identity();
+  for (size_t i = 0; i < bases.size(); ++i) sum = plus(sum, times(P::from_affine(bases[i]), k[i]));
+  return sum;
+}
+
+template <typename P>
+P run(const std::vector<typename P::Affine>& bases, const std::vector<Fr>& k, MsmBuckets mode,
+      unsigned c, bool endo, unsigned threads = 2) {
+  MsmOptions o;
+  o.threads = threads;
+  o.buckets = mode;
+  o.window_bits = c;
+  o.endomorphism = endo;
+  return msm(bases.data(), k.data(), bases.size(), o);
+}
+
+// Every form and a spread of window sizes (4: many conflicts; 11: segmented reduction).
+template <typename P>
+void check_all_forms(const std::vector<typename P::Affine>& bases, const std::vector<Fr>& k) {
+  const P expect = naive<P>(bases, k);
+  for (bool endo : {true, false}) {
+    CHECK(same(run<P>(bases, k, MsmBuckets::kAuto, 0, endo), expect));
+    for (unsigned c : {1u, 4u, 11u}) {
+      INFO("c = " << c << " endomorphism = " << endo);
+      CHECK(same(run<P>(bases, k, MsmBuckets::kJacobian, c, endo), expect));
+      CHECK(same(run<P>(bases, k, MsmBuckets::kBatchAffine, c, endo), expect));
+    }
+  }
+}
+
+std::vector<uint8_t> unhex(const std::string& h) {
+  std::vector<uint8_t> out(h.size() / 2);
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i] = static_cast<uint8_t>(std::stoi(h.substr(2 * i, 2), nullptr, 16));
+  }
+  return out;
+}
+
+template <typename P>
+typename P::Affine decode(const nlohmann::json& j) {
+  const std::vector<uint8_t> b = unhex(j.get<std::string>());
+  auto r = [&] {
+    if constexpr (std::is_same_v<P, G1>) {
+      return decode_g1(b.data(), b.size());
+    } else {
+      return decode_g2(b.data(), b.size());
+    }
+  }();
+  if (!r.ok()) throw std::runtime_error(r.status().to_string());
+  return *r;
+}
+
+template <typename P>
+void check_vectors(const char* file) {
+  const auto v = load_vectors(file);
+  for (const auto& c : v["cases"]) {
+    const size_t n = c["n"].get<size_t>();
+    INFO(file << " n = " << n);
+    std::vector<typename P::Affine> bases;
+    std::vector<Fr> k;
+    for (const auto& p : c["points"]) bases.push_back(decode<P>(p));
+    for (const auto& s : c["scalars"]) k.push_back(field_from_hex<Fr>(s));
+    REQUIRE(bases.size() == n);
+    const P expect = P::from_affine(decode<P>(c["result"]));
+    CHECK(same(msm(bases.data(), k.data(), n, 1), expect));
+    CHECK(same(run<P>(bases, k, MsmBuckets::kBatchAffine, 8, true), expect));
+    CHECK(same(run<P>(bases, k, MsmBuckets::kJacobian, 5, false), expect));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("MSM: G1 matches the naive sum for n = 1..64", "[crypto]") {
+  std::mt19937_64 rng(1);
+  for (size_t n = 1; n <= 64; n += (n < 12 ? 1 : 13)) {
+    INFO("n = " << n);
+    check_all_forms<G1>(random_bases<G1>(n, rng), random_scalars(n, rng));
+  }
+}
+
+TEST_CASE("MSM: G2 matches the naive sum for n = 1..64", "[crypto]") {
+  std::mt19937_64 rng(2);
+  for (size_t n : {1, 2, 3, 7, 16, 64}) {
+    INFO("n = " << n);
+    check_all_forms<G2>(random_bases<G2>(n, rng), random_scalars(n, rng));
+  }
+}
+
+TEST_CASE("MSM: edge cases", "[crypto]") {
+  std::mt19937_64 rng(3);
+  auto bases = random_bases<G1>(40, rng);
+  auto k = random_scalars(40, rng);
+  SECTION("n = 0 and all-zero scalars give the identity") {
+    CHECK(msm(bases.data(), k.data(), 0).is_identity());
+    const std::vector<Fr> zeros(40, Fr::zero());
+    CHECK(msm(bases.data(), zeros.data(), 40).is_identity());
+    CHECK(run<G1>(bases, zeros, MsmBuckets::kBatchAffine, 6, true).is_identity());
+  }
+  SECTION("r - 1 gives the negation") {
+    const Fr minus_one = -Fr::one();
+    CHECK(same(msm(bases.data(), &minus_one, 1), -G1::from_affine(bases[0])));
+    k[5] = minus_one;
+    k[6] = Fr::one();
+    check_all_forms<G1>(bases, k);
+  }
+  SECTION("the identity among the bases is skipped") {
+    bases[0] = G1Affine::identity();
+    bases[17] = G1Affine::identity();
+    check_all_forms<G1>(bases, k);
+    auto b2 = random_bases<G2>(6, rng);
+    b2[2] = G2Affine::identity();
+    check_all_forms<G2>(b2, random_scalars(6, rng));
+  }
+  SECTION("repeated and opposite bases (bucket doubling and cancellation)") {
+    for (size_t i = 0; i < 10; ++i) {
+      bases[20 + i] = bases[i];
+      k[20 + i] = k[i];
+    }
+    bases[30] = -bases[31];
+    k[30] = k[31];
+    bases[32] = -bases[33];
+    k[32] = -k[33];
+    check_all_forms<G1>(bases, k);
+  }
+  SECTION("many equal scalars (deferred and overflowing bucket additions)") {
+    auto many = random_bases<G1>(3000, rng);
+    std::vector<Fr> equal_k(many.size(), Fr::from_u64(5));
+    for (size_t i = 0; i < equal_k.size(); i += 7) equal_k[i] = Fr::from_u64(3);
+    G1 fives = G1::identity(), threes = G1::identity();
+    for (size_t i = 0; i < many.size(); ++i) {
+      G1& s = i % 7 == 0 ? threes : fives;
+      s = plus(s, G1::from_affine(many[i]));
+    }
+    const G1 direct = plus(times(fives, Fr::from_u64(5)), times(threes, Fr::from_u64(3)));
+    for (unsigned c : {0u, 3u, 9u}) {
+      INFO("c = " << c);
+      CHECK(same(run<G1>(many, equal_k, MsmBuckets::kBatchAffine, c, true), direct));
+      CHECK(same(run<G1>(many, equal_k, MsmBuckets::kBatchAffine, c, false), direct));
+    }
+  }
+}
+
+TEST_CASE("MSM: identical results for 1 and 2 threads", "[crypto]") {
+  std::mt19937_64 rng(4);
+  for (size_t n : {5, 300, 5000}) {
+    INFO("n = " << n);
+    const auto b1 = random_bases<G1>(n, rng);
+    const auto k = random_scalars(n, rng);
+    const G1 a = msm(b1.data(), k.data(), n, 1), b = msm(b1.data(), k.data(), n, 2);
+    CHECK((a.x == b.x && a.y == b.y && a.z == b.z));
+    CHECK(same(a, run<G1>(b1, k, MsmBuckets::kJacobian, 7, false, 2)));
+    const auto b2 = random_bases<G2>(n / 4 + 1, rng);
+    const G2 c = msm(b2.data(), k.data(), b2.size(), 1);
+    const G2 d = msm(b2.data(), k.data(), b2.size(), 2);
+    CHECK((c.x == d.x && c.y == d.y && c.z == d.z));
+  }
+}
+
+TEST_CASE("MSM: the plan grows the window with n", "[crypto]") {
+  unsigned last = 0;
+  for (size_t n : {size_t{1}, size_t{64}, size_t{4096}, size_t{1} << 16, size_t{1} << 20}) {
+    const MsmPlan p = msm_plan_g1(n, 2);
+    INFO("n = " << n);
+    CHECK(p.window_bits >= last);
+    CHECK(p.windows * p.window_bits >= 129);
+    last = p.window_bits;
+  }
+  CHECK(msm_plan_g1(size_t{1} << 16, 1).batch_affine);
+}
+
+TEST_CASE("MSM: matches the @noble/curves vectors", "[crypto]") {
+  check_vectors<G1>("msm_g1.json");
+  check_vectors<G2>("msm_g2.json");
+}
