@@ -151,7 +151,20 @@ TEST_CASE("MontField: the assembly multiplication agrees with the portable one",
   std::mt19937_64 rng(11);
   auto edge = [](auto tag) {
     using F = decltype(tag);
-    return std::vector<F>{F::zero(), F::one(), -F::one(), -F::from_u64(2), F::from_u64(2)};
+    std::vector<F> v{F::zero(), F::one(), -F::one(), -F::from_u64(2), F::from_u64(2)};
+    // Raw Montgomery words 1, p - 1, p - 2 and 2^(64(n-1)) (the extremes of the reduction).
+    for (uint64_t k : {1, 2}) {
+      F x;
+      for (size_t i = 0; i < F::kLimbs; ++i) x.l[i] = F::kModulus[i];
+      x.l[0] -= k;
+      v.push_back(x);
+    }
+    F one_raw{}, top{};
+    one_raw.l[0] = 1;
+    top.l[F::kLimbs - 1] = 1;
+    v.push_back(one_raw);
+    v.push_back(top);
+    return v;
   };
   auto check = [&](auto tag) {
     using F = decltype(tag);
@@ -160,6 +173,11 @@ TEST_CASE("MontField: the assembly multiplication agrees with the portable one",
     for (size_t i = 0; i + 1 < xs.size(); ++i) {
       REQUIRE(xs[i] * xs[i + 1] == xs[i].mul_portable(xs[i + 1]));
       REQUIRE(xs[i] * xs[i] == xs[i].mul_portable(xs[i]));
+      F y = xs[i];  // in place: the output aliases one or both inputs
+      y *= xs[i + 1];
+      REQUIRE(y == xs[i].mul_portable(xs[i + 1]));
+      y *= y;
+      REQUIRE(y == xs[i].mul_portable(xs[i + 1]).mul_portable(xs[i].mul_portable(xs[i + 1])));
     }
   };
   check(Fp{});

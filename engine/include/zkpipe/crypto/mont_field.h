@@ -109,7 +109,23 @@ struct MontField {
   ZKP_HD MontField dbl() const { return *this + *this; }
   ZKP_HD MontField& operator+=(const MontField& b) { return *this = *this + b; }
   ZKP_HD MontField& operator-=(const MontField& b) { return *this = *this - b; }
-  ZKP_HD MontField& operator*=(const MontField& b) { return *this = *this * b; }
+  // In place (the product is written straight into this: no temporary and no 48-byte copy,
+  // whose vector loads would stall on the assembly's 8-byte stores).
+  ZKP_HD MontField& operator*=(const MontField& b) {
+#if defined(ZKP_HAVE_MONT_MUL_ADX) && !defined(__CUDA_ARCH__)
+    if constexpr (kLimbs == 4 || kLimbs == 6) {
+      if (kCpuHasAdx) [[likely]] {
+        if constexpr (kLimbs == 6) {
+          zkp_mont_mul_adx_6(l, l, b.l, kModulus.data(), kInv);
+        } else {
+          zkp_mont_mul_adx_4(l, l, b.l, kModulus.data(), kInv);
+        }
+        return *this;
+      }
+    }
+#endif
+    return *this = *this * b;
+  }
 
   // Montgomery product a * b * R^-1 mod p: CIOS without the extra carry word. On x86-64 CPUs
   // with BMI2 + ADX (checked once at start-up) one call to the generated MULX/ADCX/ADOX code,
@@ -125,9 +141,9 @@ struct MontField {
       if (kCpuHasAdx) [[likely]] {
         MontField r;
         if constexpr (kLimbs == 6) {
-          mont_mul_adx_6(r.l, l, b.l, kModulus.data(), kInv);
+          zkp_mont_mul_adx_6(r.l, l, b.l, kModulus.data(), kInv);
         } else {
-          mont_mul_adx_4(r.l, l, b.l, kModulus.data(), kInv);
+          zkp_mont_mul_adx_4(r.l, l, b.l, kModulus.data(), kInv);
         }
         return r;
       }
