@@ -555,6 +555,388 @@ zkp_mont_mul_adx_6:
   popq %rbx
   ret
 .size zkp_mont_mul_adx_6,.-zkp_mont_mul_adx_6
+
+.globl zkp_mul_wide_adx_6
+.type zkp_mul_wide_adx_6,@function
+.p2align 5
+zkp_mul_wide_adx_6:
+  endbr64
+  pushq %rbx
+  pushq %rbp
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  subq $8, %rsp
+  movq %rdx, %rbx
+  xorl %r8d, %r8d
+  xorl %r9d, %r9d
+  xorl %r10d, %r10d
+  xorl %r11d, %r11d
+  xorl %r12d, %r12d
+  xorl %r13d, %r13d
+  xorl %r14d, %r14d
+  movq 0(%rbx), %rdx
+  xorl %eax, %eax
+  mulxq 0(%rsi), %rax, %rbp
+  adoxq %rax, %r8
+  adcxq %rbp, %r9
+  mulxq 8(%rsi), %rax, %rbp
+  adoxq %rax, %r9
+  adcxq %rbp, %r10
+  mulxq 16(%rsi), %rax, %rbp
+  adoxq %rax, %r10
+  adcxq %rbp, %r11
+  mulxq 24(%rsi), %rax, %rbp
+  adoxq %rax, %r11
+  adcxq %rbp, %r12
+  mulxq 32(%rsi), %rax, %rbp
+  adoxq %rax, %r12
+  adcxq %rbp, %r13
+  mulxq 40(%rsi), %rax, %rbp
+  adoxq %rax, %r13
+  adcxq %rbp, %r14
+  movl $0, %eax
+  adoxq %rax, %r14
+  movq %r8, 0(%rdi)
+  xorl %r8d, %r8d
+  movq 8(%rbx), %rdx
+  xorl %eax, %eax
+  mulxq 0(%rsi), %rax, %rbp
+  adoxq %rax, %r9
+  adcxq %rbp, %r10
+  mulxq 8(%rsi), %rax, %rbp
+  adoxq %rax, %r10
+  adcxq %rbp, %r11
+  mulxq 16(%rsi), %rax, %rbp
+  adoxq %rax, %r11
+  adcxq %rbp, %r12
+  mulxq 24(%rsi), %rax, %rbp
+  adoxq %rax, %r12
+  adcxq %rbp, %r13
+  mulxq 32(%rsi), %rax, %rbp
+  adoxq %rax, %r13
+  adcxq %rbp, %r14
+  mulxq 40(%rsi), %rax, %rbp
+  adoxq %rax, %r14
+  adcxq %rbp, %r8
+  movl $0, %eax
+  adoxq %rax, %r8
+  movq %r9, 8(%rdi)
+  xorl %r9d, %r9d
+  movq 16(%rbx), %rdx
+  xorl %eax, %eax
+  mulxq 0(%rsi), %rax, %rbp
+  adoxq %rax, %r10
+  adcxq %rbp, %r11
+  mulxq 8(%rsi), %rax, %rbp
+  adoxq %rax, %r11
+  adcxq %rbp, %r12
+  mulxq 16(%rsi), %rax, %rbp
+  adoxq %rax, %r12
+  adcxq %rbp, %r13
+  mulxq 24(%rsi), %rax, %rbp
+  adoxq %rax, %r13
+  adcxq %rbp, %r14
+  mulxq 32(%rsi), %rax, %rbp
+  adoxq %rax, %r14
+  adcxq %rbp, %r8
+  mulxq 40(%rsi), %rax, %rbp
+  adoxq %rax, %r8
+  adcxq %rbp, %r9
+  movl $0, %eax
+  adoxq %rax, %r9
+  movq %r10, 16(%rdi)
+  xorl %r10d, %r10d
+  movq 24(%rbx), %rdx
+  xorl %eax, %eax
+  mulxq 0(%rsi), %rax, %rbp
+  adoxq %rax, %r11
+  adcxq %rbp, %r12
+  mulxq 8(%rsi), %rax, %rbp
+  adoxq %rax, %r12
+  adcxq %rbp, %r13
+  mulxq 16(%rsi), %rax, %rbp
+  adoxq %rax, %r13
+  adcxq %rbp, %r14
+  mulxq 24(%rsi), %rax, %rbp
+  adoxq %rax, %r14
+  adcxq %rbp, %r8
+  mulxq 32(%rsi), %rax, %rbp
+  adoxq %rax, %r8
+  adcxq %rbp, %r9
+  mulxq 40(%rsi), %rax, %rbp
+  adoxq %rax, %r9
+  adcxq %rbp, %r10
+  movl $0, %eax
+  adoxq %rax, %r10
+  movq %r11, 24(%rdi)
+  xorl %r11d, %r11d
+  movq 32(%rbx), %rdx
+  xorl %eax, %eax
+  mulxq 0(%rsi), %rax, %rbp
+  adoxq %rax, %r12
+  adcxq %rbp, %r13
+  mulxq 8(%rsi), %rax, %rbp
+  adoxq %rax, %r13
+  adcxq %rbp, %r14
+  mulxq 16(%rsi), %rax, %rbp
+  adoxq %rax, %r14
+  adcxq %rbp, %r8
+  mulxq 24(%rsi), %rax, %rbp
+  adoxq %rax, %r8
+  adcxq %rbp, %r9
+  mulxq 32(%rsi), %rax, %rbp
+  adoxq %rax, %r9
+  adcxq %rbp, %r10
+  mulxq 40(%rsi), %rax, %rbp
+  adoxq %rax, %r10
+  adcxq %rbp, %r11
+  movl $0, %eax
+  adoxq %rax, %r11
+  movq %r12, 32(%rdi)
+  xorl %r12d, %r12d
+  movq 40(%rbx), %rdx
+  xorl %eax, %eax
+  mulxq 0(%rsi), %rax, %rbp
+  adoxq %rax, %r13
+  adcxq %rbp, %r14
+  mulxq 8(%rsi), %rax, %rbp
+  adoxq %rax, %r14
+  adcxq %rbp, %r8
+  mulxq 16(%rsi), %rax, %rbp
+  adoxq %rax, %r8
+  adcxq %rbp, %r9
+  mulxq 24(%rsi), %rax, %rbp
+  adoxq %rax, %r9
+  adcxq %rbp, %r10
+  mulxq 32(%rsi), %rax, %rbp
+  adoxq %rax, %r10
+  adcxq %rbp, %r11
+  mulxq 40(%rsi), %rax, %rbp
+  adoxq %rax, %r11
+  adcxq %rbp, %r12
+  movl $0, %eax
+  adoxq %rax, %r12
+  movq %r13, 40(%rdi)
+  xorl %r13d, %r13d
+  movq %r14, 48(%rdi)
+  movq %r8, 56(%rdi)
+  movq %r9, 64(%rdi)
+  movq %r10, 72(%rdi)
+  movq %r11, 80(%rdi)
+  movq %r12, 88(%rdi)
+  addq $8, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbp
+  popq %rbx
+  ret
+.size zkp_mul_wide_adx_6,.-zkp_mul_wide_adx_6
+
+.globl zkp_redc_adx_6
+.type zkp_redc_adx_6,@function
+.p2align 5
+zkp_redc_adx_6:
+  endbr64
+  pushq %rbx
+  pushq %rbp
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  subq $8, %rsp
+  movq %rcx, 0(%rsp)
+  movq %rdx, %rbx
+  movq 0(%rsi), %r8
+  movq 8(%rsi), %r9
+  movq 16(%rsi), %r10
+  movq 24(%rsi), %r11
+  movq 32(%rsi), %r12
+  movq 40(%rsi), %r13
+  xorl %r14d, %r14d
+  movq %r8, %rdx
+  imulq 0(%rsp), %rdx
+  xorl %eax, %eax
+  mulxq 0(%rbx), %rax, %rbp
+  adcxq %rax, %r8
+  adoxq %rbp, %r9
+  mulxq 8(%rbx), %rax, %rbp
+  adcxq %rax, %r9
+  adoxq %rbp, %r10
+  mulxq 16(%rbx), %rax, %rbp
+  adcxq %rax, %r10
+  adoxq %rbp, %r11
+  mulxq 24(%rbx), %rax, %rbp
+  adcxq %rax, %r11
+  adoxq %rbp, %r12
+  mulxq 32(%rbx), %rax, %rbp
+  adcxq %rax, %r12
+  adoxq %rbp, %r13
+  mulxq 40(%rbx), %rax, %rbp
+  adcxq %rax, %r13
+  adoxq %rbp, %r14
+  movl $0, %eax
+  adcxq %rax, %r14
+  movq %r9, %rdx
+  imulq 0(%rsp), %rdx
+  xorl %eax, %eax
+  mulxq 0(%rbx), %rax, %rbp
+  adcxq %rax, %r9
+  adoxq %rbp, %r10
+  mulxq 8(%rbx), %rax, %rbp
+  adcxq %rax, %r10
+  adoxq %rbp, %r11
+  mulxq 16(%rbx), %rax, %rbp
+  adcxq %rax, %r11
+  adoxq %rbp, %r12
+  mulxq 24(%rbx), %rax, %rbp
+  adcxq %rax, %r12
+  adoxq %rbp, %r13
+  mulxq 32(%rbx), %rax, %rbp
+  adcxq %rax, %r13
+  adoxq %rbp, %r14
+  mulxq 40(%rbx), %rax, %rbp
+  adcxq %rax, %r14
+  adoxq %rbp, %r8
+  movl $0, %eax
+  adcxq %rax, %r8
+  movq %r10, %rdx
+  imulq 0(%rsp), %rdx
+  xorl %eax, %eax
+  mulxq 0(%rbx), %rax, %rbp
+  adcxq %rax, %r10
+  adoxq %rbp, %r11
+  mulxq 8(%rbx), %rax, %rbp
+  adcxq %rax, %r11
+  adoxq %rbp, %r12
+  mulxq 16(%rbx), %rax, %rbp
+  adcxq %rax, %r12
+  adoxq %rbp, %r13
+  mulxq 24(%rbx), %rax, %rbp
+  adcxq %rax, %r13
+  adoxq %rbp, %r14
+  mulxq 32(%rbx), %rax, %rbp
+  adcxq %rax, %r14
+  adoxq %rbp, %r8
+  mulxq 40(%rbx), %rax, %rbp
+  adcxq %rax, %r8
+  adoxq %rbp, %r9
+  movl $0, %eax
+  adcxq %rax, %r9
+  movq %r11, %rdx
+  imulq 0(%rsp), %rdx
+  xorl %eax, %eax
+  mulxq 0(%rbx), %rax, %rbp
+  adcxq %rax, %r11
+  adoxq %rbp, %r12
+  mulxq 8(%rbx), %rax, %rbp
+  adcxq %rax, %r12
+  adoxq %rbp, %r13
+  mulxq 16(%rbx), %rax, %rbp
+  adcxq %rax, %r13
+  adoxq %rbp, %r14
+  mulxq 24(%rbx), %rax, %rbp
+  adcxq %rax, %r14
+  adoxq %rbp, %r8
+  mulxq 32(%rbx), %rax, %rbp
+  adcxq %rax, %r8
+  adoxq %rbp, %r9
+  mulxq 40(%rbx), %rax, %rbp
+  adcxq %rax, %r9
+  adoxq %rbp, %r10
+  movl $0, %eax
+  adcxq %rax, %r10
+  movq %r12, %rdx
+  imulq 0(%rsp), %rdx
+  xorl %eax, %eax
+  mulxq 0(%rbx), %rax, %rbp
+  adcxq %rax, %r12
+  adoxq %rbp, %r13
+  mulxq 8(%rbx), %rax, %rbp
+  adcxq %rax, %r13
+  adoxq %rbp, %r14
+  mulxq 16(%rbx), %rax, %rbp
+  adcxq %rax, %r14
+  adoxq %rbp, %r8
+  mulxq 24(%rbx), %rax, %rbp
+  adcxq %rax, %r8
+  adoxq %rbp, %r9
+  mulxq 32(%rbx), %rax, %rbp
+  adcxq %rax, %r9
+  adoxq %rbp, %r10
+  mulxq 40(%rbx), %rax, %rbp
+  adcxq %rax, %r10
+  adoxq %rbp, %r11
+  movl $0, %eax
+  adcxq %rax, %r11
+  movq %r13, %rdx
+  imulq 0(%rsp), %rdx
+  xorl %eax, %eax
+  mulxq 0(%rbx), %rax, %rbp
+  adcxq %rax, %r13
+  adoxq %rbp, %r14
+  mulxq 8(%rbx), %rax, %rbp
+  adcxq %rax, %r14
+  adoxq %rbp, %r8
+  mulxq 16(%rbx), %rax, %rbp
+  adcxq %rax, %r8
+  adoxq %rbp, %r9
+  mulxq 24(%rbx), %rax, %rbp
+  adcxq %rax, %r9
+  adoxq %rbp, %r10
+  mulxq 32(%rbx), %rax, %rbp
+  adcxq %rax, %r10
+  adoxq %rbp, %r11
+  mulxq 40(%rbx), %rax, %rbp
+  adcxq %rax, %r11
+  adoxq %rbp, %r12
+  movl $0, %eax
+  adcxq %rax, %r12
+  addq 48(%rsi), %r14
+  adcq 56(%rsi), %r8
+  adcq 64(%rsi), %r9
+  adcq 72(%rsi), %r10
+  adcq 80(%rsi), %r11
+  adcq 88(%rsi), %r12
+  movq %r14, %rax
+  movq %r8, %rbp
+  movq %r9, %rdx
+  movq %r10, %rsi
+  movq %r11, %r13
+  movq %r12, %rcx
+  subq 0(%rbx), %rax
+  sbbq 8(%rbx), %rbp
+  sbbq 16(%rbx), %rdx
+  sbbq 24(%rbx), %rsi
+  sbbq 32(%rbx), %r13
+  sbbq 40(%rbx), %rcx
+  cmovncq %rax, %r14
+  cmovncq %rbp, %r8
+  cmovncq %rdx, %r9
+  cmovncq %rsi, %r10
+  cmovncq %r13, %r11
+  cmovncq %rcx, %r12
+  movq %r14, %xmm0
+  pinsrq $1, %r8, %xmm0
+  movdqu %xmm0, 0(%rdi)
+  movq %r9, %xmm0
+  pinsrq $1, %r10, %xmm0
+  movdqu %xmm0, 16(%rdi)
+  movq %r11, %xmm0
+  pinsrq $1, %r12, %xmm0
+  movdqu %xmm0, 32(%rdi)
+  addq $8, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbp
+  popq %rbx
+  ret
+.size zkp_redc_adx_6,.-zkp_redc_adx_6
 #endif
 .section .note.GNU-stack,"",@progbits
 

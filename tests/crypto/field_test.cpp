@@ -183,3 +183,37 @@ TEST_CASE("MontField: the assembly multiplication agrees with the portable one",
   check(Fp{});
   check(Fr{});
 }
+
+TEST_CASE("Fp2: the lazy-reduction product agrees with Karatsuba", "[crypto]") {
+  std::mt19937_64 rng(12);
+  std::vector<Fp> parts{Fp::zero(), Fp::one(), -Fp::one()};
+  Fp pm1, top{};  // raw words p - 1 and 2^320: extremes of the reductions
+  for (size_t i = 0; i < Fp::kLimbs; ++i) pm1.l[i] = Fp::kModulus[i];
+  pm1.l[0] -= 1;
+  top.l[Fp::kLimbs - 1] = 1;
+  parts.push_back(pm1);
+  parts.push_back(top);
+  std::vector<Fp2> xs;
+  for (const Fp& a : parts) {
+    for (const Fp& b : parts) xs.push_back({a, b});
+  }
+  for (int i = 0; i < 2000; ++i) xs.push_back({Fp::random(rng), Fp::random(rng)});
+  for (size_t i = 0; i + 1 < xs.size(); ++i) {
+    const Fp2 want = xs[i].mul_karatsuba(xs[i + 1]);
+    REQUIRE(xs[i] * xs[i + 1] == want);
+    Fp2 y = xs[i];
+    y *= xs[i + 1];  // in place
+    REQUIRE(y == want);
+    y *= y;
+    REQUIRE(y == want.mul_karatsuba(want));
+  }
+  for (const Fp2& x : xs) {  // always fully reduced (raw words below p)
+    const Fp2 sq = x * x;
+    REQUIRE(
+        limbs_less(Fp::L{sq.c0.l[0], sq.c0.l[1], sq.c0.l[2], sq.c0.l[3], sq.c0.l[4], sq.c0.l[5]},
+                   Fp::kModulus));
+    REQUIRE(
+        limbs_less(Fp::L{sq.c1.l[0], sq.c1.l[1], sq.c1.l[2], sq.c1.l[3], sq.c1.l[4], sq.c1.l[5]},
+                   Fp::kModulus));
+  }
+}

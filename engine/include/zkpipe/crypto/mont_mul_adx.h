@@ -16,6 +16,10 @@ void zkp_mont_mul_adx_4(uint64_t* r, const uint64_t* a, const uint64_t* b, const
                         uint64_t inv);
 void zkp_mont_mul_adx_6(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
                         uint64_t inv);
+// t[0..11] = a b (the full 768-bit product). t must not alias a or b.
+void zkp_mul_wide_adx_6(uint64_t* t, const uint64_t* a, const uint64_t* b);
+// r = t 2^-384 mod p, fully reduced, for t < p 2^384 (Montgomery reduction of a wide product).
+void zkp_redc_adx_6(uint64_t* r, const uint64_t* t, const uint64_t* p, uint64_t inv);
 }
 
 namespace zkpipe::crypto {
