@@ -14,6 +14,8 @@ struct Fp2;
 // r = a b with lazy reduction (three 768-bit products, two Montgomery reductions instead of
 // three full multiplications); engine/crypto/fp2.cpp. r may alias a or b. Needs ADX.
 void fp2_mul_lazy(Fp2& r, const Fp2& a, const Fp2& b);
+// r = a^2 with the additions left unreduced (below 2p) as the multiplication's inputs.
+void fp2_sqr_lazy(Fp2& r, const Fp2& a);
 #endif
 
 struct Fp2 {
@@ -62,6 +64,16 @@ struct Fp2 {
   }
   // (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u: two Fp multiplications.
   ZKP_HD Fp2 sqr() const {
+#if defined(ZKP_HAVE_MONT_MUL_ADX) && !defined(__CUDA_ARCH__)
+    if (kCpuHasAdx) [[likely]] {
+      Fp2 r;
+      fp2_sqr_lazy(r, *this);
+      return r;
+    }
+#endif
+    return sqr_portable();
+  }
+  ZKP_HD Fp2 sqr_portable() const {
     return {(c0 + c1) * (c0 - c1), (c0 * c1).dbl()};
   }
   // Multiplication by the sextic non-residue u + 1 (used by Fp6).

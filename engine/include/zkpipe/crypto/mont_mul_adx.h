@@ -10,7 +10,8 @@
 #define ZKP_HAVE_MONT_MUL_ADX 1
 
 extern "C" {
-// r = a b 2^(-64n) mod p, fully reduced; inv = -p^-1 mod 2^64; needs p < 2^(64n - 1), a, b < p.
+// r = a b 2^(-64n) mod p, fully reduced; inv = -p^-1 mod 2^64; needs p < 2^(64n - 1), a, b < p
+// (or a, b < 2p when 4p < 2^(64n): the result is still below p).
 // r may alias a or b.
 void zkp_mont_mul_adx_4(uint64_t* r, const uint64_t* a, const uint64_t* b, const uint64_t* p,
                         uint64_t inv);
