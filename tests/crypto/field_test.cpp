@@ -218,3 +218,26 @@ TEST_CASE("Fp2: the lazy-reduction product and square agree with the plain formu
                    Fp::kModulus));
   }
 }
+
+TEST_CASE("MontField: binary inversion agrees with Fermat and inverts", "[crypto]") {
+  std::mt19937_64 rng(13);
+  auto check = [&](auto tag) {
+    using F = decltype(tag);
+    std::vector<F> xs{F::one(), -F::one(), F::from_u64(2), -F::from_u64(2)};
+    F raw1{}, rawp1;  // Montgomery words 1 and p - 1
+    raw1.l[0] = 1;
+    for (size_t i = 0; i < F::kLimbs; ++i) rawp1.l[i] = F::kModulus[i];
+    rawp1.l[0] -= 1;
+    xs.push_back(raw1);
+    xs.push_back(rawp1);
+    for (int i = 0; i < 300; ++i) xs.push_back(F::random(rng));
+    for (const F& x : xs) {
+      const F inv = x.inverse_binary();
+      REQUIRE(inv == x.inverse_fermat());
+      REQUIRE(inv * x == F::one());
+    }
+    REQUIRE(F::zero().inverse_binary().is_zero());
+  };
+  check(Fp{});
+  check(Fr{});
+}

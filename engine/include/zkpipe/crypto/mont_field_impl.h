@@ -5,6 +5,7 @@
 
 #include <sys/random.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <vector>
 
@@ -47,6 +48,84 @@ bool MontField<P>::sqrt(MontField& out) const {
   }
   out = r;
   return true;
+}
+
+// Binary extended Euclid on the Montgomery word w = a R: with u = w x1 and v = w x2 (mod p)
+// kept invariant, halving an even u halves x1 mod p, and u -= v gives x1 -= x2. It ends with
+// u or v = 1, so x = w^-1; the Montgomery form of a^-1 is a^-1 R = x R^2 = mont(x, R^3).
+template <typename P>
+MontField<P> MontField<P>::inverse_binary() const {
+  if (is_zero()) return zero();
+  constexpr size_t N = kLimbs;
+  uint64_t u[N], v[N], x1[N] = {1}, x2[N] = {0};
+  for (size_t i = 0; i < N; ++i) {
+    u[i] = l[i];
+    v[i] = kModulus[i];
+  }
+  auto is_one = [](const uint64_t* a) {
+    uint64_t acc = a[0] ^ 1;
+    for (size_t i = 1; i < N; ++i) acc |= a[i];
+    return acc == 0;
+  };
+  // a >>= k (0 < k < 64).
+  auto shr = [](uint64_t* a, unsigned k) {
+    for (size_t i = 0; i + 1 < N; ++i) a[i] = (a[i] >> k) | (a[i + 1] << (64 - k));
+    a[N - 1] >>= k;
+  };
+  // x = x / 2 mod p (x < p): add p when odd, then shift the N + 1 words right by one.
+  auto halve = [](uint64_t* x) {
+    const uint64_t mask = 0 - (x[0] & 1);
+    uint64_t c = 0;
+    for (size_t i = 0; i < N; ++i) x[i] = adc(x[i], kModulus[i] & mask, c, c);
+    for (size_t i = 0; i + 1 < N; ++i) x[i] = (x[i] >> 1) | (x[i + 1] << 63);
+    x[N - 1] = (x[N - 1] >> 1) | (c << 63);
+  };
+  // a -= b (a >= b).
+  auto sub = [](uint64_t* a, const uint64_t* b) {
+    uint64_t br = 0;
+    for (size_t i = 0; i < N; ++i) a[i] = sbb(a[i], b[i], br, br);
+  };
+  // x = x - y mod p.
+  auto sub_mod = [](uint64_t* x, const uint64_t* y) {
+    uint64_t br = 0;
+    for (size_t i = 0; i < N; ++i) x[i] = sbb(x[i], y[i], br, br);
+    const uint64_t mask = 0 - br;
+    uint64_t c = 0;
+    for (size_t i = 0; i < N; ++i) x[i] = adc(x[i], kModulus[i] & mask, c, c);
+  };
+  auto geq = [](const uint64_t* a, const uint64_t* b) {
+    for (size_t i = N; i-- > 0;) {
+      if (a[i] != b[i]) return a[i] > b[i];
+    }
+    return true;
+  };
+  while (!is_one(u) && !is_one(v)) {
+    // u, v > 0 here (gcd(w, p) = 1, so neither reaches 0 before 1).
+    while ((u[0] & 1) == 0) {
+      const unsigned k = u[0] == 0 ? 63 : std::min(63, __builtin_ctzll(u[0]));
+      shr(u, k);
+      for (unsigned i = 0; i < k; ++i) halve(x1);
+    }
+    while ((v[0] & 1) == 0) {
+      const unsigned k = v[0] == 0 ? 63 : std::min(63, __builtin_ctzll(v[0]));
+      shr(v, k);
+      for (unsigned i = 0; i < k; ++i) halve(x2);
+    }
+    if (geq(u, v)) {
+      sub(u, v);
+      sub_mod(x1, x2);
+    } else {
+      sub(v, u);
+      sub_mod(x2, x1);
+    }
+  }
+  MontField x, r3;
+  const uint64_t* res = is_one(u) ? x1 : x2;
+  for (size_t i = 0; i < N; ++i) {
+    x.l[i] = res[i];
+    r3.l[i] = kR3[i];
+  }
+  return x * r3;
 }
 
 template <typename P>
