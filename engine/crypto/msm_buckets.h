@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "batch_add_ifma.h"
 #include "zkpipe/crypto/bigint.h"
 #include "zkpipe/crypto/curve.h"
 
@@ -64,8 +65,20 @@ class AffineAdder {
   }
   size_t size() const { return ops_.size(); }
 
-  // 6 multiplications per addition plus one inversion per batch.
+  // Applies the pending additions: on G1 with AVX-512 IFMA the vector kernel
+  // (batch_add_ifma.h, ~4x faster), otherwise flush_scalar.
   [[gnu::noinline]] void flush() {
+    if constexpr (std::is_same_v<F, Fp>) {
+      if (batch_add_g1_ifma_available()) {
+        flush_ifma();
+        return;
+      }
+    }
+    flush_scalar();
+  }
+
+  // 6 multiplications per addition plus one inversion per batch.
+  void flush_scalar() {
     const size_t m = ops_.size();
     if (m == 0) return;
     prefix_.resize(m);
@@ -112,6 +125,35 @@ class AffineAdder {
   }
 
  private:
+  // The kernel takes only true additions (x1 != x2): doublings and cancellations, rare, are
+  // done here first, one by one (each dst is in the batch once and is no src of it).
+  void flush_ifma() {
+    dsts_.clear();
+    srcs_.clear();
+    negs_.clear();
+    for (const Op& op : ops_) {
+      A& b = *op.dst;
+      if (op.src->x == b.x) {
+        const bool same = (op.neg ? -op.src->y : op.src->y) == b.y;
+        if (same && !b.y.is_zero()) {
+          const F xx = b.x.sqr();
+          const F lambda = (xx.dbl() + xx) * b.y.dbl().inverse();
+          const F x3 = lambda.sqr() - b.x.dbl();
+          b.y = lambda * (b.x - x3) - b.y;
+          b.x = x3;
+        } else {
+          b = A::identity();
+        }
+        continue;
+      }
+      dsts_.push_back(op.dst);
+      srcs_.push_back(op.src);
+      negs_.push_back(op.neg ? 1 : 0);
+    }
+    batch_add_g1_ifma(dsts_.data(), srcs_.data(), negs_.data(), dsts_.size());
+    ops_.clear();
+  }
+
   enum : uint8_t { kAdd, kDouble, kVanish };
   struct Op {
     A* dst;
@@ -121,6 +163,9 @@ class AffineAdder {
   };
   std::vector<Op> ops_;
   std::vector<F> prefix_, den_;
+  std::vector<A*> dsts_;  // flush_ifma's arguments
+  std::vector<const A*> srcs_;
+  std::vector<uint8_t> negs_;
 };
 
 // Additions per batch inversion for affine buckets: large batches amortize the inversion, but
@@ -223,10 +268,11 @@ P running_sum(const std::vector<B>& b) {
 // sum_j (j + 1) b_j for affine b (a power-of-two count) in batch-affine form: G segments of L
 // buckets run their running sums side by side, each step one batch of 2G additions; then
 // sum = sum_g T_g + L sum_g g S_g (T_g: the segment's weighted sum, S_g: its plain sum).
+inline constexpr size_t kAffineSumSegments = 256;
 template <typename P>
 P affine_running_sum(const std::vector<typename P::Affine>& b) {
   using A = typename P::Affine;
-  constexpr size_t kSegments = 256;
+  constexpr size_t kSegments = kAffineSumSegments;
   if (b.size() < 4 * kSegments) return running_sum<P>(b);
   const size_t len = b.size() / kSegments;
   std::vector<A> sum(kSegments, A::identity()), weighted(kSegments, A::identity()), old(kSegments);

@@ -30,8 +30,22 @@ struct MsmCosts {
   double reduce_jacobian;  // per bucket, Jacobian running sums
 };
 
-// The plan with the least estimated time (rounds of tasks x task cost); the window size or
-// bucket form is fixed when the options fix it.
+// The buckets window w can reach: 2^(c-1), except in the top window, whose digits come from
+// the scalar's last digit_bits - w c bits only (|digit| <= 2^bits there). Affine buckets need
+// that number: a batch can hold each bucket once, so the top window of a badly fitting c
+// (e.g. 3 bits left) would defer nearly every addition.
+inline size_t window_buckets(unsigned w, unsigned c, unsigned digit_bits) {
+  const size_t full = size_t{1} << (c - 1);
+  const unsigned left = digit_bits > w * c ? digit_bits - w * c : 1;
+  return left >= c ? full : std::min(full, size_t{1} << left);
+}
+// Below this many reachable buckets a window uses Jacobian buckets even in batch-affine plans
+// (batches of at least 64 into fewer than 4x as many buckets mostly defer).
+inline constexpr size_t kMinAffineBuckets = 256;
+
+// The plan with the least estimated time: the windows' tasks (each window's own bucket count)
+// spread over the threads, never less than the longest task; the window size or bucket form
+// is fixed when the options fix it.
 inline MsmPlan choose_plan(size_t points, unsigned digit_bits, unsigned threads, const MsmCosts& k,
                            MsmBuckets mode, unsigned window_bits) {
   MsmPlan best;
@@ -40,21 +54,36 @@ inline MsmPlan choose_plan(size_t points, unsigned digit_bits, unsigned threads,
   const unsigned c_hi = window_bits ? window_bits : kMaxWindowBits;
   for (unsigned c = c_lo; c <= c_hi; ++c) {
     const unsigned windows = (digit_bits + c - 1) / c;
-    const size_t buckets = size_t{1} << (c - 1);
     for (size_t chunks = 1; chunks <= std::max<size_t>(1, 4 * threads) && chunks <= points;
          chunks *= 2) {
       const double m = static_cast<double>((points + chunks - 1) / chunks);
-      const double rounds = static_cast<double>((windows * chunks + threads - 1) / threads);
-      const double batches = m / static_cast<double>(batch_size(buckets)) + 2;
-      const double nb = static_cast<double>(buckets);
       for (bool ba : {false, true}) {
         if ((mode == MsmBuckets::kJacobian && ba) || (mode == MsmBuckets::kBatchAffine && !ba)) {
           continue;
         }
-        const double reduce = nb * (ba && buckets >= 1024 ? k.reduce_affine : k.reduce_jacobian);
-        const double task =
-            ba ? m * k.add_affine + batches * k.inversion + reduce : m * k.add_mixed + reduce;
-        const double cost = rounds * task + static_cast<double>(windows * chunks) * 16;
+        double total = 0, longest = 0;
+        for (unsigned w = 0; w < windows; ++w) {
+          const size_t buckets = window_buckets(w, c, digit_bits);
+          const double nb = static_cast<double>(buckets);
+          double task;
+          if (ba && buckets >= kMinAffineBuckets) {
+            const double batches = m / static_cast<double>(batch_size(buckets)) + 2;
+            // Affine running sums (4 * kAffineSumSegments buckets and up) end with a Jacobian
+            // pass over the segments: two mixed additions and one addition each.
+            const double reduce =
+                buckets >= 4 * kAffineSumSegments
+                    ? nb * k.reduce_affine +
+                          kAffineSumSegments * (2 * k.add_mixed + k.reduce_jacobian / 2)
+                    : nb * k.reduce_jacobian;
+            task = m * k.add_affine + batches * k.inversion + reduce;
+          } else {
+            task = m * k.add_mixed + nb * k.reduce_jacobian;
+          }
+          total += task * static_cast<double>(chunks);
+          longest = std::max(longest, task);
+        }
+        const double cost =
+            std::max(total / threads, longest) + static_cast<double>(windows * chunks) * 16;
         if (best_cost < 0 || cost < best_cost) {
           best_cost = cost;
           best = MsmPlan{c, windows, chunks, ba};
@@ -81,7 +110,6 @@ template <typename P, size_t N>
 P pippenger(const typename P::Affine* const pts[2], const Limbs<N>* const k[2], size_t half,
             size_t count, const MsmPlan& plan, unsigned threads) {
   const size_t chunk = (count + plan.chunks - 1) / plan.chunks;
-  const size_t buckets = size_t{1} << (plan.window_bits - 1);
   std::vector<P> partial(plan.windows * plan.chunks);
   parallel_for(partial.size(), threads, [&](size_t t) {
     const unsigned w = static_cast<unsigned>(t % plan.windows);
@@ -94,7 +122,9 @@ P pippenger(const typename P::Affine* const pts[2], const Limbs<N>* const k[2], 
       b.finish();
       partial[t] = b.reduce();
     };
-    if (plan.batch_affine) {
+    const size_t buckets =
+        window_buckets(w, plan.window_bits, N == 2 ? kGlvDigitBits : kPlainDigitBits);
+    if (plan.batch_affine && buckets >= kMinAffineBuckets) {
       AffineBuckets<P> b(buckets);
       run(b);
     } else {
