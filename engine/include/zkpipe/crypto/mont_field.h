@@ -16,6 +16,12 @@
 #include "zkpipe/crypto/mont_mul_adx.h"
 #include "zkpipe/status.h"
 
+// Inline-assembly field addition and subtraction (x86-64 host, optimized builds: at -O0 GCC
+// cannot find the registers).
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__) && defined(__OPTIMIZE__)
+#define ZKP_X86_ASM_ADDSUB 1
+#endif
+
 #if defined(__CUDACC__)
 #define ZKP_UNROLL _Pragma("unroll")
 #else
@@ -89,7 +95,12 @@ struct MontField {
   ZKP_HD bool operator!=(const MontField& o) const { return !(*this == o); }
 
   // ---- arithmetic --------------------------------------------------------------------------
+  // On optimized x86-64 host builds the 6-limb sum and difference are inline assembly: one
+  // carry chain, then CMOV (GCC broke the chains with SETB or vectorized the select).
   ZKP_HD MontField operator+(const MontField& b) const {
+#if defined(ZKP_X86_ASM_ADDSUB)
+    if constexpr (kLimbs == 6) return add6(b);
+#endif
     MontField r;
     uint64_t c = 0;
     ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) r.l[i] = adc(l[i], b.l[i], c, c);
@@ -97,6 +108,9 @@ struct MontField {
     return r;
   }
   ZKP_HD MontField operator-(const MontField& b) const {
+#if defined(ZKP_X86_ASM_ADDSUB)
+    if constexpr (kLimbs == 6) return sub6(b);
+#endif
     MontField r;
     uint64_t br = 0;
     ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) r.l[i] = sbb(l[i], b.l[i], br, br);
@@ -106,10 +120,18 @@ struct MontField {
     ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) r.l[i] = adc(r.l[i], kModulus[i] & mask, c, c);
     return r;
   }
-  ZKP_HD MontField operator-() const { return zero() - *this; }
-  ZKP_HD MontField dbl() const { return *this + *this; }
-  ZKP_HD MontField& operator+=(const MontField& b) { return *this = *this + b; }
-  ZKP_HD MontField& operator-=(const MontField& b) { return *this = *this - b; }
+  ZKP_HD MontField operator-() const {
+    return zero() - *this;
+  }
+  ZKP_HD MontField dbl() const {
+    return *this + *this;
+  }
+  ZKP_HD MontField& operator+=(const MontField& b) {
+    return *this = *this + b;
+  }
+  ZKP_HD MontField& operator-=(const MontField& b) {
+    return *this = *this - b;
+  }
   // In place (the product is written straight into this: no temporary and no 48-byte copy,
   // whose vector loads would stall on the assembly's 8-byte stores).
   ZKP_HD MontField& operator*=(const MontField& b) {
@@ -269,13 +291,67 @@ struct MontField {
   static constexpr L kOddPart = odd_part();
 
  private:
+#if defined(ZKP_X86_ASM_ADDSUB)
+  // this + b mod p for 6 limbs (both below p, 2p < 2^384): t = a + b, u = t - p, t = u unless
+  // that borrowed.
+  MontField add6(const MontField& b) const {
+    uint64_t t0 = l[0], t1 = l[1], t2 = l[2], t3 = l[3], t4 = l[4], t5 = l[5];
+    uint64_t u0, u1, u2, u3, u4, u5;
+    __asm__(
+        "addq %[b0], %[t0]\n\tadcq %[b1], %[t1]\n\tadcq %[b2], %[t2]\n\t"
+        "adcq %[b3], %[t3]\n\tadcq %[b4], %[t4]\n\tadcq %[b5], %[t5]\n\t"
+        "movq %[t0], %[u0]\n\tmovq %[t1], %[u1]\n\tmovq %[t2], %[u2]\n\t"
+        "movq %[t3], %[u3]\n\tmovq %[t4], %[u4]\n\tmovq %[t5], %[u5]\n\t"
+        "subq %[p0], %[u0]\n\tsbbq %[p1], %[u1]\n\tsbbq %[p2], %[u2]\n\t"
+        "sbbq %[p3], %[u3]\n\tsbbq %[p4], %[u4]\n\tsbbq %[p5], %[u5]\n\t"
+        "cmovncq %[u0], %[t0]\n\tcmovncq %[u1], %[t1]\n\tcmovncq %[u2], %[t2]\n\t"
+        "cmovncq %[u3], %[t3]\n\tcmovncq %[u4], %[t4]\n\tcmovncq %[u5], %[t5]"
+        : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4),
+          [t5] "+&r"(t5), [u0] "=&r"(u0), [u1] "=&r"(u1), [u2] "=&r"(u2), [u3] "=&r"(u3),
+          [u4] "=&r"(u4), [u5] "=&r"(u5)
+        : [b0] "m"(b.l[0]), [b1] "m"(b.l[1]), [b2] "m"(b.l[2]), [b3] "m"(b.l[3]), [b4] "m"(b.l[4]),
+          [b5] "m"(b.l[5]), [p0] "m"(kModulus[0]), [p1] "m"(kModulus[1]), [p2] "m"(kModulus[2]),
+          [p3] "m"(kModulus[3]), [p4] "m"(kModulus[4]), [p5] "m"(kModulus[5])
+        : "cc");
+    MontField r;
+    r.l[0] = t0, r.l[1] = t1, r.l[2] = t2, r.l[3] = t3, r.l[4] = t4, r.l[5] = t5;
+    return r;
+  }
+  // this - b mod p for 6 limbs: t = a - b; on borrow add p (masked by the borrow). The masked
+  // p goes through fixed scratch registers (r8-r13, clobbered): named operands would pass asm's
+  // 30-operand limit.
+  MontField sub6(const MontField& b) const {
+    uint64_t t0 = l[0], t1 = l[1], t2 = l[2], t3 = l[3], t4 = l[4], t5 = l[5];
+    uint64_t m;
+    __asm__(
+        "subq %[b0], %[t0]\n\tsbbq %[b1], %[t1]\n\tsbbq %[b2], %[t2]\n\t"
+        "sbbq %[b3], %[t3]\n\tsbbq %[b4], %[t4]\n\tsbbq %[b5], %[t5]\n\t"
+        "sbbq %[m], %[m]\n\t"
+        "movq %[p0], %%r8\n\tmovq %[p1], %%r9\n\tmovq %[p2], %%r10\n\t"
+        "movq %[p3], %%r11\n\tmovq %[p4], %%r12\n\tmovq %[p5], %%r13\n\t"
+        "andq %[m], %%r8\n\tandq %[m], %%r9\n\tandq %[m], %%r10\n\t"
+        "andq %[m], %%r11\n\tandq %[m], %%r12\n\tandq %[m], %%r13\n\t"
+        "addq %%r8, %[t0]\n\tadcq %%r9, %[t1]\n\tadcq %%r10, %[t2]\n\t"
+        "adcq %%r11, %[t3]\n\tadcq %%r12, %[t4]\n\tadcq %%r13, %[t5]"
+        : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4),
+          [t5] "+&r"(t5), [m] "=&r"(m)
+        : [b0] "m"(b.l[0]), [b1] "m"(b.l[1]), [b2] "m"(b.l[2]), [b3] "m"(b.l[3]), [b4] "m"(b.l[4]),
+          [b5] "m"(b.l[5]), [p0] "m"(kModulus[0]), [p1] "m"(kModulus[1]), [p2] "m"(kModulus[2]),
+          [p3] "m"(kModulus[3]), [p4] "m"(kModulus[4]), [p5] "m"(kModulus[5])
+        : "cc", "r8", "r9", "r10", "r11", "r12", "r13");
+    MontField r;
+    r.l[0] = t0, r.l[1] = t1, r.l[2] = t2, r.l[3] = t3, r.l[4] = t4, r.l[5] = t5;
+    return r;
+  }
+#endif
+
   ZKP_HD void reduce_once() {
     uint64_t t[kLimbs];
     uint64_t br = 0;
     ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) t[i] = sbb(l[i], kModulus[i], br, br);
-    // Keep the subtraction when it did not borrow (this >= p).
-    const uint64_t keep = br - 1;  // all ones when br == 0
-    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) l[i] = (t[i] & keep) | (l[i] & ~keep);
+    // Keep the subtraction when it did not borrow (this >= p). A select per limb: GCC makes it
+    // a CMOV; the and/or mask form was vectorized into SSE shuffles (3x the instructions).
+    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) l[i] = br ? l[i] : t[i];
   }
 };
 
