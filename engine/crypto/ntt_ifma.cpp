@@ -353,17 +353,8 @@ void run(Fr* a, size_t n, const NttTwiddles& tw, unsigned threads) {
       chunk_group<kGs>(a, l, group * 8, tw, buf.get());
     });
   };
-  if (!kGs) {
-    unsigned t = 0;
-    if (top % 2 == 1) sweep<false>(a, n, t++, 1, tw, threads);
-    for (; t < top; t += 2) sweep<false>(a, n, t, 2, tw, threads);
-    chunks();
-  } else {
-    chunks();
-    unsigned t = top;
-    while (t >= 2) sweep<true>(a, n, t -= 2, 2, tw, threads);
-    if (t == 1) sweep<true>(a, n, 0, 1, tw, threads);
-  }
+  ntt_run_stages<kGs>(
+      top, [&](unsigned t, unsigned stages) { sweep<kGs>(a, n, t, stages, tw, threads); }, chunks);
 }
 
 }  // namespace

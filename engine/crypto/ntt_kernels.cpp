@@ -147,17 +147,8 @@ void run(Fr* a, size_t n, const NttTwiddles& tw, unsigned threads) {
   auto chunks = [&] {
     parallel_for(n >> l, threads, [&](size_t c) { chunk<kGs>(a + (c << l), l, c, tw); });
   };
-  if (!kGs) {
-    unsigned t = 0;
-    if (top % 2 == 1) sweep<false>(a, n, t++, 1, tw, threads);
-    for (; t < top; t += 2) sweep<false>(a, n, t, 2, tw, threads);
-    chunks();
-  } else {
-    chunks();
-    unsigned t = top;
-    while (t >= 2) sweep<true>(a, n, t -= 2, 2, tw, threads);
-    if (t == 1) sweep<true>(a, n, 0, 1, tw, threads);
-  }
+  ntt_run_stages<kGs>(
+      top, [&](unsigned t, unsigned stages) { sweep<kGs>(a, n, t, stages, tw, threads); }, chunks);
 }
 
 // Fills t[level .. 2 level) = w_(2^(j+2)) t[0 .. level) for level = 2^j from `from` on.

@@ -72,4 +72,23 @@ bool ntt_ifma_available();
 inline constexpr size_t kNttIfmaMinSize = 64;
 void ntt_ifma_run(Fr* data, size_t n, const NttTwiddles& tw, bool gs, unsigned threads);
 
+// The stage order of both drivers for `top` whole-array stages above the chunks: Cooley-Tukey
+// sweeps the top stages first (a single stage first when their count is odd, then pairs) and
+// then runs the chunks; Gentleman-Sande runs the chunks first and then the pairs downwards,
+// ending with the single one. sweep(first_stage, stages) with stages 1 or 2; chunks().
+template <bool kGs, typename Sweep, typename Chunks>
+void ntt_run_stages(unsigned top, Sweep&& sweep, Chunks&& chunks) {
+  if (!kGs) {
+    unsigned t = 0;
+    if (top % 2 == 1) sweep(t++, 1u);
+    for (; t < top; t += 2) sweep(t, 2u);
+    chunks();
+  } else {
+    chunks();
+    unsigned t = top;
+    while (t >= 2) sweep(t -= 2, 2u);
+    if (t == 1) sweep(0u, 1u);
+  }
+}
+
 }  // namespace zkpipe::crypto

@@ -12,24 +12,11 @@
 #include "zkpipe/crypto/serialize.h"
 
 using namespace zkpipe::crypto;
+using zkpipe::test::hex;
 using zkpipe::test::load_vectors;
+using zkpipe::test::unhex;
 
 namespace {
-
-std::vector<uint8_t> unhex(const std::string& h) {
-  std::vector<uint8_t> out(h.size() / 2);
-  for (size_t i = 0; i < out.size(); ++i) {
-    out[i] = static_cast<uint8_t>(std::stoi(h.substr(2 * i, 2), nullptr, 16));
-  }
-  return out;
-}
-
-std::string hex(const uint8_t* b, size_t n) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s;
-  for (size_t i = 0; i < n; ++i) s += {kDigits[b[i] >> 4], kDigits[b[i] & 15]};
-  return s;
-}
 
 // Point arithmetic is forced inline (ZKP_HD); going through these keeps one copy per group in
 // this file, which keeps its compile time short. Points compare by their compressed encoding,

@@ -15,6 +15,7 @@
 using namespace zkpipe::crypto;
 using zkpipe::test::field_from_hex;
 using zkpipe::test::load_vectors;
+using zkpipe::test::unhex;
 
 namespace {
 
@@ -94,14 +95,6 @@ void check_all_forms(const std::vector<typename P::Affine>& bases, const std::ve
       CHECK(same(run<P>(bases, k, MsmBuckets::kBatchAffine, c, endo), expect));
     }
   }
-}
-
-std::vector<uint8_t> unhex(const std::string& h) {
-  std::vector<uint8_t> out(h.size() / 2);
-  for (size_t i = 0; i < out.size(); ++i) {
-    out[i] = static_cast<uint8_t>(std::stoi(h.substr(2 * i, 2), nullptr, 16));
-  }
-  return out;
 }
 
 template <typename P>

@@ -14,23 +14,11 @@
 using namespace zkpipe::crypto;
 using zkpipe::Result;
 using zkpipe::Status;
+using zkpipe::test::hex;
 using zkpipe::test::load_vectors;
+using zkpipe::test::unhex;
 
 namespace {
-
-std::vector<uint8_t> unhex(const std::string& h) {
-  std::vector<uint8_t> out(h.size() / 2);
-  for (size_t i = 0; i < out.size(); ++i)
-    out[i] = static_cast<uint8_t>(std::stoi(h.substr(2 * i, 2), nullptr, 16));
-  return out;
-}
-
-std::string hex(const uint8_t* b, size_t n) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s;
-  for (size_t i = 0; i < n; ++i) s += {kDigits[b[i] >> 4], kDigits[b[i] & 15]};
-  return s;
-}
 
 // The two groups behind one interface, so every test runs on both.
 struct G1Ops {

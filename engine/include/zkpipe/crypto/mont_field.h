@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "zkpipe/crypto/bigint.h"
 #include "zkpipe/crypto/hd.h"
@@ -41,6 +43,25 @@ struct MontField {
   static constexpr L kR = limbs_pow2_mod(64 * kLimbs, kModulus);       // 2^(64N) mod p = one
   static constexpr L kR2 = limbs_pow2_mod(128 * kLimbs, kModulus);     // 2^(128N) mod p
   static constexpr L kR3 = limbs_pow2_mod(192 * kLimbs, kModulus);     // 2^(192N) mod p
+
+  // The constants as values any ZKP_HD function can use: device code may not read a host
+  // constexpr array at run time, but each limb passes through a template argument as a
+  // compile-time scalar; on both sides the result folds into immediates.
+  enum class Const { kModulus, kR, kR2, kPMinus2 };
+  struct LimbValues {
+    uint64_t v[kLimbs];
+  };
+  static constexpr const L& host_const(Const c) {
+    return c == Const::kModulus ? kModulus : c == Const::kR ? kR : c == Const::kR2 ? kR2 : kPMinus2;
+  }
+  template <Const C, size_t... I>
+  static ZKP_HD LimbValues limb_values(std::index_sequence<I...>) {
+    return {{std::integral_constant<uint64_t, host_const(C)[I]>::value...}};
+  }
+  template <Const C>
+  static ZKP_HD LimbValues limb_values() {
+    return limb_values<C>(std::make_index_sequence<kLimbs>{});
+  }
   // The multiplication below skips the final carry word, which is sound when the top limb of
   // the modulus leaves the top bit free with room (as for BLS12-381's Fp and Fr).
   static_assert(kModulus[kLimbs - 1] < 0x7fffffffffffffffull,
@@ -56,15 +77,17 @@ struct MontField {
   }
   static ZKP_HD MontField one() {
     MontField r;
-    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) r.l[i] = kR[i];
+    const LimbValues k = limb_values<Const::kR>();
+    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) r.l[i] = k.v[i];
     return r;
   }
   // From a canonical integer < p.
   static ZKP_HD MontField from_canonical(const L& v) {
     MontField a, r2;
+    const LimbValues k2 = limb_values<Const::kR2>();
     ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) {
       a.l[i] = v[i];
-      r2.l[i] = kR2[i];
+      r2.l[i] = k2.v[i];
     }
     return a * r2;
   }
@@ -117,7 +140,8 @@ struct MontField {
     // On borrow add p back: mask is all ones when br == 1.
     const uint64_t mask = 0 - br;
     uint64_t c = 0;
-    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) r.l[i] = adc(r.l[i], kModulus[i] & mask, c, c);
+    const LimbValues p = limb_values<Const::kModulus>();
+    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) r.l[i] = adc(r.l[i], p.v[i] & mask, c, c);
     return r;
   }
   ZKP_HD MontField operator-() const {
@@ -182,15 +206,16 @@ struct MontField {
   }
 #endif
   ZKP_HD MontField mul_portable(const MontField& b) const {
+    const LimbValues p = limb_values<Const::kModulus>();
     uint64_t t[kLimbs] = {0};
     ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) {
       uint64_t a_carry, c_carry;
       t[0] = mac(l[0], b.l[i], t[0], 0, a_carry);
       const uint64_t m = t[0] * kInv;
-      mac(m, kModulus[0], t[0], 0, c_carry);
+      mac(m, p.v[0], t[0], 0, c_carry);
       ZKP_UNROLL for (size_t j = 1; j < kLimbs; ++j) {
         t[j] = mac(l[j], b.l[i], t[j], a_carry, a_carry);
-        t[j - 1] = mac(m, kModulus[j], t[j], c_carry, c_carry);
+        t[j - 1] = mac(m, p.v[j], t[j], c_carry, c_carry);
       }
       t[kLimbs - 1] = c_carry + a_carry;
     }
@@ -227,7 +252,10 @@ struct MontField {
 #endif
   }
   ZKP_HD MontField inverse_fermat() const {
-    return pow(kPMinus2);
+    const LimbValues e = limb_values<Const::kPMinus2>();
+    Limbs<kLimbs> exponent{};
+    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) exponent[i] = e.v[i];
+    return pow(exponent);
   }
   // Host only. Not constant-time: for public values (MSM buckets, affine conversion, pairings).
   MontField inverse_binary() const;
@@ -348,7 +376,8 @@ struct MontField {
   ZKP_HD void reduce_once() {
     uint64_t t[kLimbs];
     uint64_t br = 0;
-    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) t[i] = sbb(l[i], kModulus[i], br, br);
+    const LimbValues p = limb_values<Const::kModulus>();
+    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) t[i] = sbb(l[i], p.v[i], br, br);
     // Keep the subtraction when it did not borrow (this >= p). A select per limb: GCC makes it
     // a CMOV; the and/or mask form was vectorized into SSE shuffles (3x the instructions).
     ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) l[i] = br ? l[i] : t[i];
