@@ -13,9 +13,9 @@
 namespace zkpipe::crypto {
 
 // On `device`: n random Fp, Fr and Fp2 products and n G1 Jacobian additions, doublings and mixed
-// additions, compared with the host's results. (G2 is left to the CUDA backend: its forced-inline
-// Fp2 point code alone took nvcc 6 minutes for three architectures.) UNAVAILABLE without a driver or device;
-// INTERNAL naming the first differing operation and index otherwise.
+// additions, compared with the host's results. UNAVAILABLE without a driver or device; INTERNAL
+// naming the first differing operation and index otherwise. (G2 is left to the CUDA backend:
+// its forced-inline Fp2 point code alone took nvcc 6 minutes for three architectures.)
 Status crypto_device_self_test(int device, size_t n = 4096);
 
 }  // namespace zkpipe::crypto
