@@ -1,4 +1,6 @@
 // Manifests are parsed strictly: each problem is an error naming path:line:column.
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -12,8 +14,11 @@ using Catch::Matchers::StartsWith;
 
 namespace {
 
+// One directory per process: CTest runs the test cases as parallel processes (and two builds
+// may test at once), and they write files of the same names.
 std::string write_manifest(const std::string& file, const std::string& text) {
-  auto dir = std::filesystem::temp_directory_path() / "zkpipe_manifest_test";
+  auto dir = std::filesystem::temp_directory_path() /
+             ("zkpipe_manifest_test." + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   auto path = (dir / file).string();
   std::ofstream(path) << text;
