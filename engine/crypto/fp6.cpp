@@ -10,17 +10,6 @@
 namespace zkpipe::crypto {
 namespace {
 
-// a / d for a small divisor d that divides a exactly (long division, most significant first).
-constexpr Fp::L limbs_div_exact(Fp::L a, uint64_t d) {
-  u128 rem = 0;
-  for (size_t i = a.size(); i-- > 0;) {
-    u128 cur = (rem << 64) | a[i];
-    a[i] = static_cast<uint64_t>(cur / d);
-    rem = cur % d;
-  }
-  return a;
-}
-
 // (p - 1) / 6: p = 1 mod 6 (p is odd and p = 1 mod 3 for a BLS12 curve), so this is exact.
 constexpr Fp::L kPMinus1Over6 = limbs_div_exact(Fp::kPMinus1, 6);
 constexpr bool six_times_is(const Fp::L& q, const Fp::L& want) {

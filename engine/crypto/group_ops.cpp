@@ -10,18 +10,8 @@
 namespace zkpipe::crypto {
 namespace {
 
-// v / d for a small d, at compile time (the remainder must be zero).
-constexpr Fp::L div_exact_small(Fp::L v, uint64_t d) {
-  u128 rem = 0;
-  for (size_t i = v.size(); i-- > 0;) {
-    u128 cur = (rem << 64) | v[i];
-    v[i] = static_cast<uint64_t>(cur / d);
-    rem = cur % d;
-  }
-  return rem == 0 ? v : Fp::L{};
-}
 // p = 1 mod 6, so (p-1)/3 is exact: the exponent that maps Fp* onto the cube roots of unity.
-constexpr Fp::L kPMinus1Third = div_exact_small(Fp::kPMinus1, 3);
+constexpr Fp::L kPMinus1Third = limbs_div_exact(Fp::kPMinus1, 3);
 static_assert(!limbs_is_zero(kPMinus1Third), "p - 1 must be divisible by 3");
 
 // The curve parameter, checked at compile time against both moduli: r = x^4 - x^2 + 1 and
@@ -42,7 +32,7 @@ constexpr bool x_gives_moduli() {
   limbs_sub(r, Limbs<4>{x2[0], x2[1], 0, 0});
   limbs_add(r, limbs_from_u64<4>(1));
   const Limbs<2> x_plus_1_sq = mul_wide(Limbs<1>{kBlsXAbs + 1}, Limbs<1>{kBlsXAbs + 1});
-  Fp::L p = div_exact_small(mul_wide(x_plus_1_sq, r), 3);
+  Fp::L p = limbs_div_exact(mul_wide(x_plus_1_sq, r), 3);
   limbs_sub(p, limbs_from_u64<6>(kBlsXAbs));
   return kBlsXIsNegative && r == Fr::kModulus && p == Fp::kModulus;
 }

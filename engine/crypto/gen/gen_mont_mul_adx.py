@@ -30,15 +30,42 @@ A, B, P, R = "%rsi", "%rbx", "%rcx", "%rdi"
 INV, T0SAVE = "0(%rsp)", "8(%rsp)"
 
 
+def prologue(name, frame):
+    return [f".globl {name}", f".type {name},@function", ".p2align 5", f"{name}:", "endbr64",
+            "pushq %rbx", "pushq %rbp", "pushq %r12", "pushq %r13", "pushq %r14", "pushq %r15",
+            f"subq ${frame}, %rsp"]
+
+
+def epilogue(name, frame):
+    return [f"addq ${frame}, %rsp", "popq %r15", "popq %r14", "popq %r13", "popq %r12",
+            "popq %rbp", "popq %rbx", "ret", f".size {name},.-{name}"]
+
+
+def fmt(out):
+    return "\n".join(("" if l.endswith(":") or l.startswith(".") else "  ") + l for l in out)
+
+
+def reduce_store(t, spare, p):
+    """t (len(spare) registers, value below 2p) minus p at (p) if that does not borrow: SUB/SBB
+    into the spare registers, CMOVNC back; then stored to (R) 16 bytes at a time: callers copy
+    field elements with 16-byte vector moves, and a 16-byte load from two 8-byte stores cannot
+    take store forwarding (a ~10-cycle stall per product, measured as 52 vs 42 ns per dependent
+    Fp product); 8-byte loads from a 16-byte store forward fine."""
+    n = len(spare)
+    out = [f"movq {t[j]}, {spare[j]}" for j in range(n)]
+    out += [f"{'subq' if j == 0 else 'sbbq'} {8*j}({p}), {spare[j]}" for j in range(n)]
+    out += [f"cmovncq {spare[j]}, {t[j]}" for j in range(n)]
+    for j in range(0, n, 2):
+        out += [f"movq {t[j]}, %xmm0", f"pinsrq $1, {t[j + 1]}, %xmm0",
+                f"movdqu %xmm0, {8*j}({R})"]
+    return out
+
+
 def gen(n):
     assert n + 2 <= len(REGS_T)
     name = f"zkp_mont_mul_adx_{n}"
-    out = [f".globl {name}", f".type {name},@function", ".p2align 5", f"{name}:",
-           "endbr64",
-           "pushq %rbx", "pushq %rbp", "pushq %r12", "pushq %r13", "pushq %r14", "pushq %r15",
-           "subq $24, %rsp",
-           "movq %r8, " + INV,  # inv arrives in r8, which becomes a t register
-           "movq %rdx, " + B]
+    # inv arrives in r8, which becomes a t register
+    out = prologue(name, 24) + ["movq %r8, " + INV, "movq %rdx, " + B]
     t = REGS_T[: n + 2]
     out += [f"xorl {r}d, {r}d" for r in t]  # 32-bit writes zero the whole register
 
@@ -73,41 +100,10 @@ def gen(n):
                 f"adcxq {LO}, {t[n]}", f"adcxq {LO}, {t[n + 1]}", f"adoxq {LO}, {t[n + 1]}",
                 f"xorl {m}d, {m}d"]
         t = t[1:] + [m]
-    # t[0 .. n-1] < 2p; t[n], t[n+1] are 0. Conditional subtraction into spare registers.
-    spare = [LO, HI, "%rdx", A, B, t[n]][:n]
-    for j in range(n):
-        out.append(f"movq {t[j]}, {spare[j]}")
-    for j in range(n):
-        out.append(f"{'subq' if j == 0 else 'sbbq'} {8*j}({P}), {spare[j]}")
-    for j in range(n):
-        out.append(f"cmovncq {spare[j]}, {t[j]}")
-    # Stored 16 bytes at a time: callers copy field elements with 16-byte vector moves, and a
-    # 16-byte load from two 8-byte stores cannot take store forwarding (a ~10-cycle stall per
-    # product, measured as 52 vs 42 ns per dependent Fp product); 8-byte loads from a 16-byte
-    # store forward fine.
-    for j in range(0, n, 2):
-        out += [f"movq {t[j]}, %xmm0", f"pinsrq $1, {t[j + 1]}, %xmm0",
-                f"movdqu %xmm0, {8*j}({R})"]
-    out += ["addq $24, %rsp",
-            "popq %r15", "popq %r14", "popq %r13", "popq %r12", "popq %rbp", "popq %rbx",
-            "ret", f".size {name},.-{name}"]
-    return "\n".join(("" if l.endswith(":") or l.startswith(".") else "  ") + l for l in out)
+    # t[0 .. n-1] < 2p; t[n], t[n+1] are 0 and free, like the other spare registers.
+    out += reduce_store(t, [LO, HI, "%rdx", A, B, t[n]][:n], P)
+    return fmt(out + epilogue(name, 24))
 
-
-
-def prologue(name, frame):
-    return [f".globl {name}", f".type {name},@function", ".p2align 5", f"{name}:", "endbr64",
-            "pushq %rbx", "pushq %rbp", "pushq %r12", "pushq %r13", "pushq %r14", "pushq %r15",
-            f"subq ${frame}, %rsp"]
-
-
-def epilogue(name, frame):
-    return [f"addq ${frame}, %rsp", "popq %r15", "popq %r14", "popq %r13", "popq %r12",
-            "popq %rbp", "popq %rbx", "ret", f".size {name},.-{name}"]
-
-
-def fmt(out):
-    return "\n".join(("" if l.endswith(":") or l.startswith(".") else "  ") + l for l in out)
 
 
 def gen_mul_wide(n):
@@ -156,16 +152,7 @@ def gen_redc(n):
     # w[0..n-1] = (L + M p) / 2^(64n) <= p; add H.
     for j in range(n):
         out.append(f"{'addq' if j == 0 else 'adcq'} {8*(n + j)}({A}), {w[j]}")
-    spare = [LO, HI, "%rdx", A, w[n], "%rcx"][:n]
-    for j in range(n):
-        out.append(f"movq {w[j]}, {spare[j]}")
-    for j in range(n):
-        out.append(f"{'subq' if j == 0 else 'sbbq'} {8*j}({B}), {spare[j]}")
-    for j in range(n):
-        out.append(f"cmovncq {spare[j]}, {w[j]}")
-    for j in range(0, n, 2):
-        out += [f"movq {w[j]}, %xmm0", f"pinsrq $1, {w[j + 1]}, %xmm0",
-                f"movdqu %xmm0, {8*j}({R})"]
+    out += reduce_store(w, [LO, HI, "%rdx", A, w[n], "%rcx"][:n], B)
     return fmt(out + epilogue(name, 8))
 
 

@@ -91,6 +91,22 @@ constexpr Limbs<N> limbs_pow2_mod(size_t k, const Limbs<N>& m) {
   return r;
 }
 
+// a / d for d < 2^32 dividing a exactly (long division over 32-bit halves, most significant
+// first). For constants: a remainder throws, which makes the constant evaluation fail.
+template <size_t N>
+constexpr Limbs<N> limbs_div_exact(Limbs<N> a, uint64_t d) {
+  if (d == 0 || d >> 32) throw "limbs_div_exact: the divisor must be in [1, 2^32)";
+  uint64_t rem = 0;
+  for (size_t i = N; i-- > 0;) {
+    const uint64_t hi = (rem << 32) | (a[i] >> 32);
+    const uint64_t lo = ((hi % d) << 32) | (a[i] & 0xffffffffull);
+    a[i] = ((hi / d) << 32) | (lo / d);
+    rem = lo % d;
+  }
+  if (rem != 0) throw "limbs_div_exact: not divisible";
+  return a;
+}
+
 // -m^-1 mod 2^64 for odd m, by Newton's iteration x <- x (2 - m x) (doubles correct bits).
 constexpr uint64_t neg_inverse_mod_2_64(uint64_t m0) {
   uint64_t x = 1;
