@@ -124,12 +124,15 @@ TEST_CASE("BufferPool: waiters are served in FIFO order, a big one before later 
 
 TEST_CASE("BufferPool: a waiter that times out lets the one behind it go", "[pool]") {
   auto counters = std::make_shared<AllocatorCounters>();
-  auto pool = make_pool(make_options(256 * kKiB, ZKP_ON_CAP_WAIT, 300),
+  auto pool = make_pool(make_options(256 * kKiB, ZKP_ON_CAP_WAIT, 500),
                         std::make_unique<MallocAllocator>(counters));
   std::vector<zkp_buffer> held;
   for (int i = 0; i < 3; ++i) held.push_back(take(*pool, 64 * kKiB));
   auto first = std::async(std::launch::async, [&] { return pool->allocate(128 * kKiB); });
   REQUIRE(waits_reach(*pool, 1));
+  // Both waits last 500 ms; the second starts 250 ms later, so on a loaded machine the first
+  // still leaves (and wakes it) well before the second's own deadline.
+  std::this_thread::sleep_for(std::chrono::milliseconds(250));
   auto second = std::async(std::launch::async, [&] { return pool->allocate(64 * kKiB); });
   REQUIRE(waits_reach(*pool, 2));
   auto first_result = first.get();
