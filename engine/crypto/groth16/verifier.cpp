@@ -1,0 +1,105 @@
+// groth16/verifier.cpp: single and batched Groth16 verification.
+//   single: e(A, B) e(IC(x), -gamma) e(C, -delta) == e(alpha, beta), the right side
+//           precomputed, -gamma and -delta prepared.
+//   batch:  with random 128-bit z_i, prod e(z_i A_i, B_i) * e(sum z_i IC(x_i), -gamma)
+//           * e(sum z_i C_i, -delta) == e(alpha, beta)^(sum z_i): one Miller loop per proof
+//           plus two prepared ones, and one final exponentiation.
+#include "zkpipe/groth16/verifier.h"
+
+#include <string>
+
+#include "zkpipe/crypto/msm.h"
+
+namespace zkpipe::groth16 {
+namespace {
+
+using crypto::Fp12;
+using crypto::G1;
+using crypto::G2Prepared;
+
+Status check_inputs(const PreparedVerifyingKey& pvk, std::span<const Fr> inputs,
+                    const std::string& what) {
+  if (inputs.size() + 1 != pvk.ic.size()) {
+    return invalid_argument(what + std::to_string(inputs.size()) +
+                            " public inputs; the verifying key expects " +
+                            std::to_string(pvk.ic.size() - 1));
+  }
+  return ok_status();
+}
+
+G1 input_combination(const PreparedVerifyingKey& pvk, std::span<const Fr> inputs) {
+  G1 acc = G1::from_affine(pvk.ic[0]);
+  if (!inputs.empty()) acc += crypto::msm(pvk.ic.data() + 1, inputs.data(), inputs.size(), 1);
+  return acc;
+}
+
+// A random 128-bit scalar from the OS CSPRNG (non-zero).
+Fr random_128() {
+  for (;;) {
+    auto limbs = Fr::random_secure().to_canonical();
+    limbs[2] = limbs[3] = 0;
+    if (limbs[0] | limbs[1]) return Fr::from_canonical(limbs);
+  }
+}
+
+}  // namespace
+
+PreparedVerifyingKey::PreparedVerifyingKey(const VerifyingKey& vk)
+    : alpha_beta(crypto::pairing(vk.alpha_g1, vk.beta_g2)),
+      neg_gamma(-vk.gamma_g2),
+      neg_delta(-vk.delta_g2),
+      beta(vk.beta_g2),
+      alpha_g1(vk.alpha_g1),
+      ic(vk.ic) {}
+
+Result<bool> verify(const PreparedVerifyingKey& pvk, const Proof& proof,
+                    std::span<const Fr> public_inputs) {
+  ZKP_RETURN_IF_ERROR(check_inputs(pvk, public_inputs, "verify: "));
+  const G1 acc = input_combination(pvk, public_inputs);
+  const crypto::G2Prepared b(proof.b);
+  const crypto::PreparedPairingInput pairs[] = {
+      {proof.a, &b}, {acc.to_affine(), &pvk.neg_gamma}, {proof.c, &pvk.neg_delta}};
+  return crypto::final_exponentiation(crypto::multi_miller_loop(pairs)) == pvk.alpha_beta;
+}
+
+Result<bool> verify_batch(const PreparedVerifyingKey& pvk, std::span<const Proof> proofs,
+                          std::span<const std::vector<Fr>> inputs) {
+  if (proofs.size() != inputs.size()) {
+    return invalid_argument("verify_batch: " + std::to_string(proofs.size()) + " proofs but " +
+                            std::to_string(inputs.size()) + " input lists");
+  }
+  if (proofs.empty()) return true;
+  for (size_t i = 0; i < proofs.size(); ++i) {
+    ZKP_RETURN_IF_ERROR(
+        check_inputs(pvk, inputs[i], "verify_batch: proof " + std::to_string(i) + " has "));
+  }
+  const size_t k = proofs.size();
+  std::vector<Fr> z(k);
+  for (auto& x : z) x = random_128();
+  // sum_i z_i IC(x_i) = z-weighted ic[0] + sum_j (sum_i z_i x_ij) ic[j].
+  std::vector<Fr> weights(pvk.ic.size(), Fr::zero());
+  Fr z_sum = Fr::zero();
+  for (size_t i = 0; i < k; ++i) {
+    z_sum += z[i];
+    weights[0] += z[i];
+    for (size_t j = 0; j < inputs[i].size(); ++j) weights[j + 1] += z[i] * inputs[i][j];
+  }
+  const G1 acc = crypto::msm(pvk.ic.data(), weights.data(), weights.size(), 1);
+  std::vector<crypto::G1Affine> c_points(k);
+  std::vector<crypto::G1Affine> a_points(k);
+  for (size_t i = 0; i < k; ++i) {
+    c_points[i] = proofs[i].c;
+    a_points[i] = (G1::from_affine(proofs[i].a) * z[i]).to_affine();
+  }
+  const G1 c_sum = crypto::msm(c_points.data(), z.data(), k, 1);
+  std::vector<crypto::PairingInput> pairs;
+  pairs.reserve(k);
+  for (size_t i = 0; i < k; ++i) pairs.emplace_back(a_points[i], proofs[i].b);
+  const crypto::PreparedPairingInput fixed[] = {{acc.to_affine(), &pvk.neg_gamma},
+                                                {c_sum.to_affine(), &pvk.neg_delta}};
+  const Fp12 f = crypto::multi_miller_loop(pairs) * crypto::multi_miller_loop(fixed);
+  const Fp12 lhs = crypto::final_exponentiation(f);
+  return lhs == pvk.alpha_beta.pow(z_sum.to_canonical());
+}
+
+}  // namespace zkpipe::groth16

@@ -1,0 +1,58 @@
+// zkpipe/groth16/prover.h: the Groth16 prover, split in two so an engine can free a/b/c and start
+// the next partition while the first is finished elsewhere:
+//   prove_start: quotient H = (a b - c) / Z by iNTT, coset NTT, pointwise division, coset iNTT;
+//                then the G1 MSMs (H, L, A, B in G1). a/b/c are not read after it returns.
+//   prove_finish: the G2 MSM for B, blinding with r and s, assembly of (A, B, C).
+// prove() does both. Randomness is injectable so two backends can be compared bit for bit.
+// Thread-safety: pure functions over a shared, immutable ProvingKey.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "zkpipe/crypto/curves.h"
+#include "zkpipe/groth16/keys.h"
+#include "zkpipe/groth16/r1cs.h"
+
+namespace zkpipe::groth16 {
+
+struct ProverRandomness {
+  Fr r, s;
+  static ProverRandomness secure();  // from the operating system's CSPRNG
+};
+
+struct ProverOptions {
+  unsigned threads = 0;  // 0: all hardware threads
+};
+
+// The witness as prove_start reads it: the assignment and the a/b/c evaluations on the domain
+// (evaluate_abc over the cached R1CS). a, b, c (each domain_size elements) are overwritten.
+struct ProverInput {
+  WitnessView witness;
+  Fr* a = nullptr;
+  Fr* b = nullptr;
+  Fr* c = nullptr;
+  size_t n = 0;
+};
+
+// Where time went, in nanoseconds.
+struct ProverTimings {
+  uint64_t ntt_ns = 0, h_msm_ns = 0, l_msm_ns = 0, a_msm_ns = 0, b_g1_msm_ns = 0, b_g2_msm_ns = 0,
+           finish_ns = 0;
+};
+
+struct PendingProof {
+  crypto::G1 h, l, a, b_g1;
+  std::vector<Fr> b_scalars;  // the b-density scalars, for the G2 MSM in prove_finish
+  const ProvingKey* pk = nullptr;
+  ProverTimings timings;
+};
+
+Result<PendingProof> prove_start(const ProvingKey& pk, const ProverInput& input,
+                                 const ProverOptions& options = {});
+Result<Proof> prove_finish(PendingProof&& pending, const ProverRandomness& randomness,
+                           const ProverOptions& options = {});
+Result<Proof> prove(const ProvingKey& pk, const ProverInput& input,
+                    const ProverRandomness& randomness, const ProverOptions& options = {});
+
+}  // namespace zkpipe::groth16
