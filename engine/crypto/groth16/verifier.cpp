@@ -2,13 +2,14 @@
 //   single: e(A, B) e(IC(x), -gamma) e(C, -delta) == e(alpha, beta), the right side
 //           precomputed, -gamma and -delta prepared.
 //   batch:  with random 128-bit z_i, prod e(z_i A_i, B_i) * e(sum z_i IC(x_i), -gamma)
-//           * e(sum z_i C_i, -delta) == e(alpha, beta)^(sum z_i): one Miller loop per proof
-//           plus two prepared ones, and one final exponentiation.
+//           * e(sum z_i C_i, -delta) * e(-(sum z_i) alpha, beta) == 1: one Miller loop per
+//           proof (split over threads) plus three prepared ones, one final exponentiation.
 #include "zkpipe/groth16/verifier.h"
 
 #include <string>
 
 #include "zkpipe/crypto/msm.h"
+#include "zkpipe/crypto/parallel.h"
 
 namespace zkpipe::groth16 {
 namespace {
@@ -63,7 +64,7 @@ Result<bool> verify(const PreparedVerifyingKey& pvk, const Proof& proof,
 }
 
 Result<bool> verify_batch(const PreparedVerifyingKey& pvk, std::span<const Proof> proofs,
-                          std::span<const std::vector<Fr>> inputs) {
+                          std::span<const std::vector<Fr>> inputs, unsigned threads) {
   if (proofs.size() != inputs.size()) {
     return invalid_argument("verify_batch: " + std::to_string(proofs.size()) + " proofs but " +
                             std::to_string(inputs.size()) + " input lists");
@@ -76,30 +77,37 @@ Result<bool> verify_batch(const PreparedVerifyingKey& pvk, std::span<const Proof
   const size_t k = proofs.size();
   std::vector<Fr> z(k);
   for (auto& x : z) x = random_128();
-  // sum_i z_i IC(x_i) = z-weighted ic[0] + sum_j (sum_i z_i x_ij) ic[j].
+  // sum_i z_i IC(x_i) = (sum z_i) ic[0] + sum_j (sum_i z_i x_ij) ic[j].
   std::vector<Fr> weights(pvk.ic.size(), Fr::zero());
-  Fr z_sum = Fr::zero();
   for (size_t i = 0; i < k; ++i) {
-    z_sum += z[i];
     weights[0] += z[i];
     for (size_t j = 0; j < inputs[i].size(); ++j) weights[j + 1] += z[i] * inputs[i][j];
   }
-  const G1 acc = crypto::msm(pvk.ic.data(), weights.data(), weights.size(), 1);
   std::vector<crypto::G1Affine> c_points(k);
-  std::vector<crypto::G1Affine> a_points(k);
-  for (size_t i = 0; i < k; ++i) {
-    c_points[i] = proofs[i].c;
-    a_points[i] = (G1::from_affine(proofs[i].a) * z[i]).to_affine();
-  }
-  const G1 c_sum = crypto::msm(c_points.data(), z.data(), k, 1);
-  std::vector<crypto::PairingInput> pairs;
-  pairs.reserve(k);
-  for (size_t i = 0; i < k; ++i) pairs.emplace_back(a_points[i], proofs[i].b);
-  const crypto::PreparedPairingInput fixed[] = {{acc.to_affine(), &pvk.neg_gamma},
-                                                {c_sum.to_affine(), &pvk.neg_delta}};
-  const Fp12 f = crypto::multi_miller_loop(pairs) * crypto::multi_miller_loop(fixed);
-  const Fp12 lhs = crypto::final_exponentiation(f);
-  return lhs == pvk.alpha_beta.pow(z_sum.to_canonical());
+  for (size_t i = 0; i < k; ++i) c_points[i] = proofs[i].c;
+  // Chunks of the proofs' Miller loops run in parallel; chunk 0 also takes the fixed pairs.
+  const size_t chunks = std::min<size_t>(crypto::resolve_threads(threads), k);
+  std::vector<Fp12> partial(chunks, Fp12::one());
+  crypto::parallel_for(chunks, threads, [&](size_t t) {
+    const size_t begin = k * t / chunks, end = k * (t + 1) / chunks;
+    std::vector<crypto::PairingInput> pairs;
+    pairs.reserve(end - begin);
+    for (size_t i = begin; i < end; ++i) {
+      pairs.emplace_back((G1::from_affine(proofs[i].a) * z[i]).to_affine(), proofs[i].b);
+    }
+    partial[t] = crypto::multi_miller_loop(pairs);
+    if (t != 0) return;
+    const G1 acc = crypto::msm(pvk.ic.data(), weights.data(), weights.size(), 1);
+    const G1 c_sum = crypto::msm(c_points.data(), z.data(), k, 1);
+    const G1 alpha = G1::from_affine(pvk.alpha_g1) * -weights[0];  // e(alpha, beta)^-(sum z)
+    const crypto::PreparedPairingInput fixed[] = {{acc.to_affine(), &pvk.neg_gamma},
+                                                  {c_sum.to_affine(), &pvk.neg_delta},
+                                                  {alpha.to_affine(), &pvk.beta}};
+    partial[0] *= crypto::multi_miller_loop(fixed);
+  });
+  Fp12 f = partial[0];
+  for (size_t t = 1; t < chunks; ++t) f *= partial[t];
+  return crypto::final_exponentiation(f) == Fp12::one();
 }
 
 }  // namespace zkpipe::groth16

@@ -29,8 +29,9 @@ Result<bool> verify(const PreparedVerifyingKey& pvk, const Proof& proof,
                     std::span<const Fr> public_inputs);
 
 // True iff every proof is valid (with probability 1 - 2^-128 over the coefficients, drawn from
-// the OS CSPRNG). inputs[i] are the public inputs of proofs[i].
+// the OS CSPRNG). inputs[i] are the public inputs of proofs[i]. The Miller loops are split over
+// `threads` threads (0: all hardware threads).
 Result<bool> verify_batch(const PreparedVerifyingKey& pvk, std::span<const Proof> proofs,
-                          std::span<const std::vector<Fr>> inputs);
+                          std::span<const std::vector<Fr>> inputs, unsigned threads = 0);
 
 }  // namespace zkpipe::groth16
