@@ -11,5 +11,9 @@ namespace zkpipe::tool {
 void add_validate(CLI::App& app, int* exit_code);
 void add_check_system(CLI::App& app, int* exit_code);
 void add_bench_h2d(CLI::App& app, int* exit_code);
+void add_params(CLI::App& app, int* exit_code);
+// `params new`, registered by add_params on its "params" subcommand.
+void add_params_new(CLI::App& params, int* exit_code);
+void add_groth16(CLI::App& app, int* exit_code);
 
 }  // namespace zkpipe::tool

@@ -11,6 +11,8 @@ int main(int argc, char** argv) {
   zkpipe::tool::add_validate(app, &exit_code);
   zkpipe::tool::add_check_system(app, &exit_code);
   zkpipe::tool::add_bench_h2d(app, &exit_code);
+  zkpipe::tool::add_params(app, &exit_code);
+  zkpipe::tool::add_groth16(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

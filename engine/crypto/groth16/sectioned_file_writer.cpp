@@ -1,0 +1,229 @@
+// engine/crypto/groth16/sectioned_file_writer.cpp: the streaming writer of the sectioned
+// container (layout in zkpipe/groth16/sectioned_file.h): payloads go to `path + ".tmp"` behind a
+// reserved header, each hashed as it streams (OpenSSL EVP SHA-256); finish() writes the table and
+// header checksum, fsyncs and renames. Thread-safety: one thread per writer.
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+
+#include "zkpipe/groth16/sectioned_file.h"
+
+namespace zkpipe::groth16 {
+namespace {
+
+// The arguments streamed into one string (messages).
+template <typename... Args>
+std::string cat(const Args&... args) {
+  std::ostringstream os;
+  (os << ... << args);
+  return os.str();
+}
+
+void store_u32(uint8_t* p, uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+void store_u64(uint8_t* p, uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+uint64_t align_up(uint64_t v) {
+  return (v + kSectionAlignment - 1) / kSectionAlignment * kSectionAlignment;
+}
+
+std::string errno_text() {
+  return std::strerror(errno);
+}
+
+// Streaming SHA-256.
+class Sha256Stream {
+ public:
+  Sha256Stream() : ctx_(EVP_MD_CTX_new()) { EVP_DigestInit_ex(ctx_, EVP_sha256(), nullptr); }
+  ~Sha256Stream() { EVP_MD_CTX_free(ctx_); }
+  Sha256Stream(const Sha256Stream&) = delete;
+  Sha256Stream& operator=(const Sha256Stream&) = delete;
+  void update(const void* data, size_t len) { EVP_DigestUpdate(ctx_, data, len); }
+  Sha256Digest finish() {
+    Sha256Digest d{};
+    unsigned int len = 0;
+    EVP_DigestFinal_ex(ctx_, d.data(), &len);
+    EVP_DigestInit_ex(ctx_, EVP_sha256(), nullptr);
+    return d;
+  }
+
+ private:
+  EVP_MD_CTX* ctx_;
+};
+
+}  // namespace
+
+// ---- writer -----------------------------------------------------------------------------------
+
+struct SectionedFileWriter::State {
+  std::string path, tmp_path;
+  SectionedFormat format;
+  uint32_t count = 0;
+  int fd = -1;
+  uint64_t pos = 0;  // the file offset of the next byte appended
+  std::vector<SectionEntry> sections;
+  bool in_section = false;
+  bool finished = false;
+  Sha256Stream hash;
+  std::vector<uint8_t> buffer;
+
+  Status flush() {
+    size_t done = 0;
+    while (done < buffer.size()) {
+      const ssize_t n = ::write(fd, buffer.data() + done, buffer.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return internal_error(cat(tmp_path, ": write failed: ", errno_text()));
+      done += static_cast<size_t>(n);
+    }
+    buffer.clear();
+    return ok_status();
+  }
+  Status put(const void* data, size_t len) {
+    const auto* p = static_cast<const uint8_t*>(data);
+    constexpr size_t kBufferBytes = size_t{1} << 20;
+    while (len > 0) {
+      const size_t take = std::min(len, kBufferBytes - buffer.size());
+      buffer.insert(buffer.end(), p, p + take);
+      p += take;
+      len -= take;
+      pos += take;
+      if (buffer.size() == kBufferBytes) ZKP_RETURN_IF_ERROR(flush());
+    }
+    return ok_status();
+  }
+};
+
+SectionedFileWriter::SectionedFileWriter(std::unique_ptr<State> state) : state_(std::move(state)) {}
+SectionedFileWriter::SectionedFileWriter(SectionedFileWriter&&) noexcept = default;
+SectionedFileWriter& SectionedFileWriter::operator=(SectionedFileWriter&&) noexcept = default;
+
+SectionedFileWriter::~SectionedFileWriter() {
+  if (!state_) return;
+  if (state_->fd >= 0) ::close(state_->fd);
+  if (!state_->finished) ::unlink(state_->tmp_path.c_str());
+}
+
+Result<SectionedFileWriter> SectionedFileWriter::create(const std::string& path,
+                                                        const SectionedFormat& format,
+                                                        uint32_t section_count) {
+  if (format.magic.size() != 8) {
+    return invalid_argument(cat(path, ": magic '", format.magic, "' is not 8 bytes"));
+  }
+  auto st = std::make_unique<State>();
+  st->path = path;
+  st->tmp_path = path + ".tmp";
+  st->format = format;
+  st->count = section_count;
+  st->fd = ::open(st->tmp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (st->fd < 0) {
+    return not_found(cat(st->tmp_path, ": cannot create: ", errno_text()));
+  }
+  // Reserve the header, table and header checksum; they are written by finish().
+  const uint64_t header = kFileHeaderBytes + kSectionEntryBytes * section_count + kSha256Bytes;
+  std::vector<uint8_t> zeros(header, 0);
+  SectionedFileWriter w(std::move(st));
+  ZKP_RETURN_IF_ERROR(w.state_->put(zeros.data(), zeros.size()));
+  return w;
+}
+
+Status SectionedFileWriter::begin_section(uint32_t type) {
+  State& st = *state_;
+  if (st.in_section || st.finished) {
+    return failed_precondition(st.path + ": begin_section while a section is open");
+  }
+  if (st.sections.size() >= st.count) {
+    return failed_precondition(cat(st.path, ": more than the ", st.count, " sections announced"));
+  }
+  for (const auto& s : st.sections) {
+    if (s.type == type) {
+      return failed_precondition(
+          cat(st.path, ": section '", st.format.section_name(type), "' written twice"));
+    }
+  }
+  const std::vector<uint8_t> pad(align_up(st.pos) - st.pos, 0);
+  ZKP_RETURN_IF_ERROR(st.put(pad.data(), pad.size()));
+  SectionEntry e;
+  e.type = type;
+  e.offset = st.pos;
+  st.sections.push_back(e);
+  st.in_section = true;
+  return ok_status();
+}
+
+Status SectionedFileWriter::append(const void* data, size_t len) {
+  State& st = *state_;
+  if (!st.in_section) return failed_precondition(st.path + ": append outside a section");
+  st.hash.update(data, len);
+  return st.put(data, len);
+}
+
+Status SectionedFileWriter::end_section() {
+  State& st = *state_;
+  if (!st.in_section) return failed_precondition(st.path + ": end_section without a section");
+  SectionEntry& e = st.sections.back();
+  e.length = st.pos - e.offset;
+  e.sha256 = st.hash.finish();
+  st.in_section = false;
+  return ok_status();
+}
+
+Status SectionedFileWriter::write_section(uint32_t type, std::span<const uint8_t> payload) {
+  ZKP_RETURN_IF_ERROR(begin_section(type));
+  ZKP_RETURN_IF_ERROR(append(payload.data(), payload.size()));
+  return end_section();
+}
+
+Status SectionedFileWriter::finish() {
+  State& st = *state_;
+  if (st.in_section || st.sections.size() != st.count || st.finished) {
+    return failed_precondition(cat(st.path, ": finish after ", st.sections.size(), " of ", st.count,
+                                   " sections", st.in_section ? " (one still open)" : ""));
+  }
+  ZKP_RETURN_IF_ERROR(st.flush());
+  const uint64_t table_end = kFileHeaderBytes + kSectionEntryBytes * st.count;
+  std::vector<uint8_t> header(table_end + kSha256Bytes, 0);
+  std::memcpy(header.data(), st.format.magic.data(), 8);
+  store_u32(header.data() + 8, st.format.version);
+  store_u32(header.data() + 12, st.count);
+  for (size_t i = 0; i < st.sections.size(); ++i) {
+    uint8_t* e = header.data() + kFileHeaderBytes + kSectionEntryBytes * i;
+    store_u32(e, st.sections[i].type);
+    store_u64(e + 8, st.sections[i].offset);
+    store_u64(e + 16, st.sections[i].length);
+    std::memcpy(e + 24, st.sections[i].sha256.data(), kSha256Bytes);
+  }
+  const Sha256Digest sum = sha256(std::span<const uint8_t>(header.data(), table_end));
+  std::memcpy(header.data() + table_end, sum.data(), kSha256Bytes);
+  size_t done = 0;
+  while (done < header.size()) {
+    const ssize_t n =
+        ::pwrite(st.fd, header.data() + done, header.size() - done, static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return internal_error(cat(st.tmp_path, ": write failed: ", errno_text()));
+    done += static_cast<size_t>(n);
+  }
+  if (::fsync(st.fd) != 0) {
+    return internal_error(cat(st.tmp_path, ": fsync failed: ", errno_text()));
+  }
+  const int rc = ::close(st.fd);
+  st.fd = -1;
+  if (rc != 0) return internal_error(cat(st.tmp_path, ": close failed: ", errno_text()));
+  if (std::rename(st.tmp_path.c_str(), st.path.c_str()) != 0) {
+    return internal_error(
+        cat(st.path, ": cannot rename ", st.tmp_path, " into place: ", errno_text()));
+  }
+  st.finished = true;
+  return ok_status();
+}
+
+}  // namespace zkpipe::groth16

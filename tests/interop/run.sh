@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# tests/interop/run.sh BUILD_DIR: zkpipe's Groth16 against snarkjs 0.7.6 (curve bls12381), both
+# ways, for the cubic and mimc example circuits: snarkjs verifies zkpipe's proofs and rejects them
+# with a public input changed, snarkjs accepts zkpipe's .r1cs/.wtns, and zkpipe's verifier accepts
+# snarkjs's proofs (from a power-10 ptau with fixed entropy) and rejects them when tampered.
+# Needs BUILD_DIR/bin/zkpipe-tool, node and npm; snarkjs and the prepared ptau are cached under
+# BUILD_DIR/interop. One line per check, a summary, exit 1 on any failure.
+set -euo pipefail
+
+if [[ $# -ne 1 ]]; then
+  echo "usage: $0 BUILD_DIR   (BUILD_DIR/bin/zkpipe-tool must exist)" >&2
+  exit 2
+fi
+BUILD_DIR=$(cd "$1" && pwd)
+TOOL="$BUILD_DIR/bin/zkpipe-tool"
+SNARKJS_VERSION=0.7.6
+PTAU_POWER=10  # 2^10 rows; preparation takes ~23 s and grows ~2.2x per power: keep CI <= 10
+PTAU_ENTROPY="zkpipe interop test: fixed entropy, not a ceremony"
+CACHE="$BUILD_DIR/interop"
+NPM_DIR="$CACHE/npm"
+SNARKJS_BIN="$NPM_DIR/node_modules/.bin/snarkjs"
+PTAU="$CACHE/pot${PTAU_POWER}_final.ptau"
+WORK="$CACHE/run"
+# The BLS12-381 group order r: public inputs are changed modulo r.
+R=52435875175126190479447740508185965837690552500527637822603658699938581184513
+
+if [[ ! -x "$TOOL" ]]; then
+  echo "interop: $TOOL not found: build zkpipe-tool first" >&2
+  exit 1
+fi
+for cmd in node npm; do
+  if ! command -v "$cmd" >/dev/null 2>&1; then
+    echo "interop: '$cmd' is not installed; these checks need Node.js and npm" \
+      "(scripts/setup installs nodejs and npm)" >&2
+    exit 1
+  fi
+done
+
+mkdir -p "$CACHE"
+installed=$(node -p "require('$NPM_DIR/node_modules/snarkjs/package.json').version" 2>/dev/null \
+  || true)
+if [[ "$installed" != "$SNARKJS_VERSION" ]]; then
+  echo "interop: installing snarkjs@$SNARKJS_VERSION into $NPM_DIR"
+  mkdir -p "$NPM_DIR"
+  if ! npm install --prefix "$NPM_DIR" --no-audit --no-fund --loglevel=error \
+    "snarkjs@$SNARKJS_VERSION" >"$CACHE/npm-install.log" 2>&1; then
+    echo "interop: npm install snarkjs@$SNARKJS_VERSION failed (log: $CACHE/npm-install.log)" >&2
+    tail -5 "$CACHE/npm-install.log" >&2
+    exit 1
+  fi
+fi
+
+snarkjs() { "$SNARKJS_BIN" "$@"; }
+
+rm -rf "$WORK"
+mkdir -p "$WORK"
+passed=0
+failed=0
+step=0
+
+# check DESCRIPTION EXPECTED_EXIT_CODE COMMAND...: runs COMMAND with its output in a log file.
+check() {
+  local desc=$1 want=$2
+  shift 2
+  step=$((step + 1))
+  local log="$WORK/step$step.log" rc=0
+  "$@" >"$log" 2>&1 || rc=$?
+  if [[ $rc -eq $want ]]; then
+    echo "PASS  $desc"
+    passed=$((passed + 1))
+    return 0
+  fi
+  echo "FAIL  $desc (exit $rc, expected $want; log $log)"
+  sed 's/\x1b\[[0-9;]*m//g' "$log" | tail -n 5 | sed 's/^/        /'
+  failed=$((failed + 1))
+  return 1
+}
+
+# snarkjs prints colour codes and exits 1 for an invalid proof and for errors alike: a rejection
+# is exit 1 with "Invalid proof" in the output.
+snarkjs_rejects() {
+  local out rc=0
+  out=$(snarkjs groth16 verify "$@" 2>&1) || rc=$?
+  printf '%s\n' "$out"
+  [[ $rc -eq 1 ]] && grep -q "Invalid proof" <<<"$out"
+}
+
+# tamper_public IN OUT: the public inputs with the first one plus 1 (mod r).
+tamper_public() {
+  node -e '
+    const fs = require("fs");
+    const p = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    p[0] = ((BigInt(p[0]) + 1n) % BigInt(process.argv[3])).toString();
+    fs.writeFileSync(process.argv[2], JSON.stringify(p));' "$1" "$2" "$R"
+}
+
+# corrupt_wtns IN OUT: the witness with the low bit of its last value flipped.
+corrupt_wtns() {
+  node -e '
+    const fs = require("fs");
+    const b = fs.readFileSync(process.argv[1]);
+    b[b.length - 32] ^= 1;
+    fs.writeFileSync(process.argv[2], b);' "$1" "$2"
+}
+
+# same_json A B: the two files hold the same JSON value.
+same_json() {
+  node -e '
+    const fs = require("fs");
+    const [a, b] = process.argv.slice(1).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
+    process.exit(JSON.stringify(a) === JSON.stringify(b) ? 0 : 1);' "$1" "$2"
+}
+
+# The prepared ptau, made once per build directory (new, one contribution with fixed entropy,
+# prepare phase 2), written under a temporary name so an interrupted run leaves no bad cache.
+prepare_ptau() {
+  local tmp="$CACHE/ptau.tmp"
+  rm -rf "$tmp"
+  mkdir -p "$tmp"
+  snarkjs powersoftau new bls12381 "$PTAU_POWER" "$tmp/0.ptau" &&
+    snarkjs powersoftau contribute "$tmp/0.ptau" "$tmp/1.ptau" --name=zkpipe-interop \
+      -e="$PTAU_ENTROPY" &&
+    snarkjs powersoftau prepare phase2 "$tmp/1.ptau" "$tmp/final.ptau" &&
+    mv "$tmp/final.ptau" "$PTAU" && rm -rf "$tmp"
+}
+
+# snarkjs_setup_prove DIR OUT: snarkjs's key, proof and verifying key for DIR/circuit.{r1cs,wtns}.
+snarkjs_setup_prove() {
+  snarkjs groth16 setup "$1/circuit.r1cs" "$PTAU" "$2/circuit.zkey" &&
+    snarkjs groth16 prove "$2/circuit.zkey" "$1/circuit.wtns" "$2/proof.json" "$2/public.json" &&
+    snarkjs zkey export verificationkey "$2/circuit.zkey" "$2/verification_key.json"
+}
+
+ptau_ok=1
+if [[ ! -s "$PTAU" ]]; then
+  echo "interop: preparing a power-$PTAU_POWER ptau (about 25 s, cached in $PTAU)"
+  check "snarkjs prepares a power-$PTAU_POWER ptau (cached)" 0 prepare_ptau || ptau_ok=0
+fi
+
+# run_circuit NAME DEMO_ARGS...
+run_circuit() {
+  local name=$1
+  shift
+  local dir="$WORK/$name"
+  if ! check "$name: zkpipe-tool groth16 demo proves and verifies" 0 \
+    "$TOOL" groth16 demo "$@" --out "$dir"; then
+    echo "SKIP  $name: the remaining checks need the demo's files"
+    failed=$((failed + 1))
+    return
+  fi
+  tamper_public "$dir/public.json" "$dir/public_tampered.json"
+
+  # zkpipe -> snarkjs
+  check "$name: snarkjs verifies zkpipe's proof" 0 \
+    snarkjs groth16 verify "$dir/verification_key.json" "$dir/public.json" "$dir/proof.json" || true
+  check "$name: snarkjs rejects zkpipe's proof with a public input changed" 0 \
+    snarkjs_rejects "$dir/verification_key.json" "$dir/public_tampered.json" "$dir/proof.json" ||
+    true
+  check "$name: snarkjs wtns check accepts zkpipe's circuit.r1cs and circuit.wtns" 0 \
+    snarkjs wtns check "$dir/circuit.r1cs" "$dir/circuit.wtns" || true
+  corrupt_wtns "$dir/circuit.wtns" "$dir/corrupt.wtns"
+  check "$name: snarkjs wtns check rejects the witness with its last value changed" 1 \
+    snarkjs wtns check "$dir/circuit.r1cs" "$dir/corrupt.wtns" || true
+  check "$name: zkpipe-tool groth16 verify accepts its own JSON files" 0 \
+    "$TOOL" groth16 verify --vk "$dir/verification_key.json" --proof "$dir/proof.json" \
+    --public "$dir/public.json" || true
+
+  # snarkjs -> zkpipe: snarkjs's setup and prover over zkpipe's .r1cs/.wtns
+  if [[ $ptau_ok -ne 1 ]]; then
+    echo "SKIP  $name: snarkjs setup and prove (no ptau)"
+    failed=$((failed + 1))
+    return
+  fi
+  local sj="$dir/snarkjs"
+  mkdir -p "$sj"
+  if ! check "$name: snarkjs groth16 setup, prove and zkey export verificationkey" 0 \
+    snarkjs_setup_prove "$dir" "$sj"; then
+    return
+  fi
+  tamper_public "$sj/public.json" "$sj/public_tampered.json"
+  check "$name: snarkjs's public.json equals zkpipe's (same wire order)" 0 \
+    same_json "$sj/public.json" "$dir/public.json" || true
+  check "$name: zkpipe verifies snarkjs's proof" 0 \
+    "$TOOL" groth16 verify --vk "$sj/verification_key.json" --proof "$sj/proof.json" \
+    --public "$sj/public.json" || true
+  check "$name: zkpipe rejects snarkjs's proof with a public input changed" 1 \
+    "$TOOL" groth16 verify --vk "$sj/verification_key.json" --proof "$sj/proof.json" \
+    --public "$sj/public_tampered.json" || true
+}
+
+run_circuit cubic --circuit cubic --seed 1
+run_circuit mimc --circuit mimc --size 100 --seed 2
+
+echo "interop: $passed passed, $failed failed (snarkjs $SNARKJS_VERSION, logs in $WORK)"
+[[ $failed -eq 0 ]]

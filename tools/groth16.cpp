@@ -1,0 +1,236 @@
+// `zkpipe-tool groth16`: the Groth16 engine end to end on the CPU and its snarkjs interop.
+//   demo    records an example circuit, runs a seeded (NOT ceremony) setup, proves, verifies, and
+//           writes the snarkjs JSON files, the iden3 .r1cs/.wtns and our binary proof/key.
+//   verify  checks snarkjs JSON files (verification_key.json, proof.json, public.json) with our
+//           verifier: exit 0 "OK" when valid, 1 when invalid, 2 for bad input.
+// Thread-safety: main thread only (the engine calls spread work over threads themselves).
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "commands.h"
+#include "zkpipe/groth16/example_circuits.h"
+#include "zkpipe/groth16/prover.h"
+#include "zkpipe/groth16/setup.h"
+#include "zkpipe/groth16/snarkjs.h"
+#include "zkpipe/groth16/verifier.h"
+
+namespace zkpipe::tool {
+namespace {
+
+using namespace zkpipe::groth16;
+
+struct DemoOptions {
+  std::string circuit = "cubic";
+  uint64_t size = 100;
+  uint64_t seed = 1;
+  std::string out;
+  unsigned threads = 0;
+};
+
+struct VerifyOptions {
+  std::string vk, proof, public_inputs;
+};
+
+class Stopwatch {
+ public:
+  double ms() const {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
+        .count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+Status write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();
+  if (!out) return internal_error(path + ": cannot write");
+  return ok_status();
+}
+
+Status write_bytes(const std::string& path, const std::vector<uint8_t>& bytes) {
+  return write_text(path, std::string(bytes.begin(), bytes.end()));
+}
+
+Result<std::string> read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return not_found(path + ": cannot open");
+  std::ostringstream s;
+  s << in.rdbuf();
+  if (in.bad()) return internal_error(path + ": read failed");
+  return s.str();
+}
+
+// Exit code 2 for bad input (an unknown circuit, a size out of range), 1 for anything else.
+int fail(const char* step, const Status& s) {
+  fmt::print(stderr, "groth16 demo: {}: {}\n", step, s.to_string());
+  return s.code() == Code::kInvalidArgument ? 2 : 1;
+}
+
+int run_demo(const DemoOptions& opts) {
+  const ExampleCircuit circuit{opts.circuit, opts.size, opts.seed};
+  Stopwatch synthesis_clock;
+  ConstraintSystem cs = ConstraintSystem::recorder();
+  if (Status s = synthesize_example(circuit, cs); !s.ok()) return fail("synthesis", s);
+  R1cs r1cs = cs.take_r1cs();
+  auto [inputs, aux] = cs.take_witness();
+  const WitnessView witness{inputs, aux};
+  if (Status s = check_satisfied(r1cs, witness, opts.threads); !s.ok()) {
+    return fail("check_satisfied", s);
+  }
+  const double synthesis_ms = synthesis_clock.ms();
+  const std::string size_text =
+      opts.circuit == "cubic" ? std::string() : fmt::format("size {}, ", opts.size);
+  fmt::print("circuit    {} ({}seed {}): {} constraints, {} public inputs, {} aux\n", opts.circuit,
+             size_text, opts.seed, r1cs.num_constraints(), r1cs.num_inputs - 1, r1cs.num_aux);
+
+  fmt::print("warning: {}\n", kNotACeremony);
+  Stopwatch setup_clock;
+  SetupOptions setup_options;
+  setup_options.threads = opts.threads;
+  auto pk = setup(r1cs, ToxicWaste::from_seed(opts.seed), setup_options);
+  if (!pk.ok()) return fail("setup", pk.status());
+  const double setup_ms = setup_clock.ms();
+
+  Stopwatch prove_clock;
+  const size_t n = pk->domain_size;
+  std::vector<Fr> a(n), b(n), c(n);
+  if (Status s = evaluate_abc(r1cs, witness, a.data(), b.data(), c.data(), n, opts.threads);
+      !s.ok()) {
+    return fail("evaluate_abc", s);
+  }
+  ProverOptions prover_options;
+  prover_options.threads = opts.threads;
+  auto proof = prove(*pk, ProverInput{witness, a.data(), b.data(), c.data(), n},
+                     ProverRandomness::secure(), prover_options);
+  if (!proof.ok()) return fail("prove", proof.status());
+  const double prove_ms = prove_clock.ms();
+
+  Stopwatch verify_clock;
+  const std::span<const Fr> public_inputs = std::span<const Fr>(inputs).subspan(1);
+  const PreparedVerifyingKey pvk(pk->vk);
+  auto valid = verify(pvk, *proof, public_inputs);
+  if (!valid.ok()) return fail("verify", valid.status());
+  const double verify_ms = verify_clock.ms();
+
+  fmt::print("synthesis  {:10.1f} ms\n", synthesis_ms);
+  fmt::print("setup      {:10.1f} ms (domain {})\n", setup_ms, n);
+  fmt::print("prove      {:10.1f} ms\n", prove_ms);
+  fmt::print("verify     {:10.1f} ms: {}\n", verify_ms, *valid ? "OK" : "INVALID");
+  if (!*valid) return 1;
+
+  std::error_code ec;
+  std::filesystem::create_directories(opts.out, ec);
+  if (ec) return fail("output", invalid_argument(opts.out + ": " + ec.message()));
+  const std::filesystem::path dir(opts.out);
+  auto file = [&](const char* name) { return (dir / name).string(); };
+  std::vector<uint8_t> proof_bytes(kProofBytes);
+  encode_proof(*proof, proof_bytes.data());
+  const Status writes[] = {
+      write_text(file("verification_key.json"), export_snarkjs_vk(pk->vk)),
+      write_text(file("proof.json"), export_snarkjs_proof(*proof)),
+      write_text(file("public.json"), export_snarkjs_public(public_inputs)),
+      write_iden3_r1cs(file("circuit.r1cs"), r1cs),
+      write_iden3_wtns(file("circuit.wtns"), witness),
+      write_bytes(file("proof.bin"), proof_bytes),
+      write_bytes(file("vk.bin"), encode_verifying_key(pk->vk)),
+  };
+  for (const Status& s : writes) {
+    if (!s.ok()) return fail("output", s);
+  }
+  fmt::print(
+      "wrote      {}/{{verification_key.json, proof.json, public.json, circuit.r1cs, "
+      "circuit.wtns, proof.bin, vk.bin}}\n",
+      opts.out);
+  return 0;
+}
+
+int run_verify(const VerifyOptions& opts) {
+  auto bad_input = [](const Status& s) {
+    fmt::print(stderr, "groth16 verify: {}\n", s.message());
+    return 2;
+  };
+  auto vk_text = read_text(opts.vk);
+  if (!vk_text.ok()) return bad_input(vk_text.status());
+  auto proof_text = read_text(opts.proof);
+  if (!proof_text.ok()) return bad_input(proof_text.status());
+  auto public_text = read_text(opts.public_inputs);
+  if (!public_text.ok()) return bad_input(public_text.status());
+  auto vk = import_snarkjs_vk(*vk_text, opts.vk);
+  if (!vk.ok()) return bad_input(vk.status());
+  auto proof = import_snarkjs_proof(*proof_text, opts.proof);
+  if (!proof.ok()) return bad_input(proof.status());
+  auto public_inputs = import_snarkjs_public(*public_text, opts.public_inputs);
+  if (!public_inputs.ok()) return bad_input(public_inputs.status());
+  if (public_inputs->size() + 1 != vk->ic.size()) {
+    return bad_input(invalid_argument(
+        opts.public_inputs + ": " + std::to_string(public_inputs->size()) +
+        " public inputs, the key (" + opts.vk + ") expects " + std::to_string(vk->ic.size() - 1)));
+  }
+  const PreparedVerifyingKey pvk(*vk);
+  auto valid = verify(pvk, *proof, *public_inputs);
+  if (!valid.ok()) return bad_input(valid.status());
+  if (!*valid) {
+    fmt::print("INVALID: the proof does not verify\n");
+    return 1;
+  }
+  fmt::print("OK\n");
+  return 0;
+}
+
+}  // namespace
+
+void add_groth16(CLI::App& app, int* exit_code) {
+  CLI::App* sub = app.add_subcommand(
+      "groth16", "Groth16 on the CPU: an end-to-end demo and a verifier for snarkjs JSON files");
+  sub->require_subcommand(1);
+
+  auto demo = std::make_shared<DemoOptions>();
+  CLI::App* d = sub->add_subcommand(
+      "demo",
+      "Record an example circuit, seeded setup (NOT a ceremony), prove, verify, and write "
+      "snarkjs JSON, iden3 .r1cs/.wtns and binary proof/key files; exit 0 when it verifies");
+  d->add_option("--circuit", demo->circuit, "cubic, mimc or synthetic")
+      ->check(CLI::IsMember({"cubic", "mimc", "synthetic"}));
+  d->add_option("--size", demo->size, "mimc rounds or synthetic constraints (default 100)");
+  d->add_option("--seed", demo->seed, "seed of the circuit's values and of the setup");
+  d->add_option("--out", demo->out, "output directory (created)")->required();
+  d->add_option("--threads", demo->threads, "worker threads (0: all)");
+  d->callback([demo, exit_code] {
+    try {
+      *exit_code = run_demo(*demo);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "groth16 demo: internal error: {}\n", e.what());
+      *exit_code = 1;
+    }
+  });
+
+  auto ver = std::make_shared<VerifyOptions>();
+  CLI::App* v = sub->add_subcommand(
+      "verify",
+      "Verify a snarkjs Groth16 proof (curve bls12381) with zkpipe's verifier; exit 0 valid "
+      "(prints OK), 1 invalid, 2 bad input");
+  v->add_option("--vk", ver->vk, "verification_key.json")->required();
+  v->add_option("--proof", ver->proof, "proof.json")->required();
+  v->add_option("--public", ver->public_inputs, "public.json")->required();
+  v->callback([ver, exit_code] {
+    try {
+      *exit_code = run_verify(*ver);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "groth16 verify: internal error: {}\n", e.what());
+      *exit_code = 1;
+    }
+  });
+}
+
+}  // namespace zkpipe::tool
