@@ -41,6 +41,7 @@ struct ProverTimings {
            finish_ns = 0;
 };
 
+// What prove_start leaves for prove_finish; the key it points to must outlive it.
 struct PendingProof {
   crypto::G1 h, l, a, b_g1;
   std::vector<Fr> b_scalars;  // the b-density scalars, for the G2 MSM in prove_finish
