@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "temp_dir.h"
 #include "zkpipe/plugin.h"
 
 using Catch::Matchers::Contains;
@@ -14,13 +15,10 @@ using Catch::Matchers::StartsWith;
 
 namespace {
 
-// One directory per process: CTest runs the test cases as parallel processes (and two builds
-// may test at once), and they write files of the same names.
+// One directory per process (tests/temp_dir.h), removed at exit.
 std::string write_manifest(const std::string& file, const std::string& text) {
-  auto dir = std::filesystem::temp_directory_path() /
-             ("zkpipe_manifest_test." + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  auto path = (dir / file).string();
+  static const zkpipe::testing::TempDir dir("zkpipe_manifest_test");
+  const std::string path = dir.file(file);
   std::ofstream(path) << text;
   return path;
 }

@@ -16,32 +16,18 @@
 
 #include <catch2/catch.hpp>
 
+#include "temp_dir.h"
 #include "zkpipe/groth16/example_circuits.h"
 #include "zkpipe/groth16/snarkjs.h"
 
 using namespace zkpipe::groth16;
 namespace fs = std::filesystem;
+using zkpipe::testing::TempDir;
 
 namespace {
 
-// One directory per process (test processes may run in parallel), removed at exit.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::random_device rd;
-    path = fs::temp_directory_path() /
-           ("zkpipe_iden3_test_" + std::to_string(getpid()) + "_" + std::to_string(rd()));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
-
 const TempDir& temp_dir() {
-  static const TempDir dir;
+  static const TempDir dir("zkpipe_iden3_test");
   return dir;
 }
 

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "temp_dir.h"
 #include "tools/run_tool.h"
 #include "zkpipe/crypto/group_ops.h"
 #include "zkpipe/groth16/constraint_system.h"
@@ -32,23 +33,9 @@ using Catch::Matchers::Contains;
 using crypto::Fp;
 using crypto::Fp2;
 namespace fs = std::filesystem;
+using zkpipe::testing::TempDir;
 
 namespace {
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::random_device rd;
-    path = fs::temp_directory_path() /
-           ("zkpipe_params_test_" + std::to_string(getpid()) + "_" + std::to_string(rd()));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
 
 std::vector<uint8_t> read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -170,7 +157,7 @@ void expect_refused(const Status& s, const std::vector<std::string>& parts) {
 
 TEST_CASE("ParamsFile: a written key loads back identical, validated and trusted", "[groth16]") {
   const Fixture& f = fixture();
-  TempDir dir;
+  TempDir dir("zkpipe_params_test");
   const std::string path = dir.file("key.params");
   REQUIRE(write_params(path, f.pk).ok());
   CHECK_FALSE(fs::exists(path + ".tmp"));
@@ -209,7 +196,7 @@ TEST_CASE("ParamsFile: a written key loads back identical, validated and trusted
 
 TEST_CASE("ParamsFile: one flipped byte anywhere is refused naming the part and offset",
           "[groth16]") {
-  TempDir dir;
+  TempDir dir("zkpipe_params_test");
   const std::string good = dir.file("good.params");
   REQUIRE(write_params(good, fixture().pk).ok());
   const std::vector<uint8_t> bytes = read_bytes(good);
@@ -239,7 +226,7 @@ TEST_CASE("ParamsFile: one flipped byte anywhere is refused naming the part and 
 TEST_CASE("ParamsFile: a point outside the subgroup is refused, with valid checksums",
           "[groth16]") {
   std::mt19937_64 rng(20260101);
-  TempDir dir;
+  TempDir dir("zkpipe_params_test");
   OwnedKey g1(fixture().pk);
   g1.h[1] = g1_outside_subgroup(rng);
   const std::string p1 = dir.file("g1.params");
@@ -265,7 +252,7 @@ TEST_CASE("ParamsFile: a point outside the subgroup is refused, with valid check
 }
 
 TEST_CASE("ParamsFile: bad flag bytes, padding, coordinates and sizes are refused", "[groth16]") {
-  TempDir dir;
+  TempDir dir("zkpipe_params_test");
   const std::string good = dir.file("good.params");
   REQUIRE(write_params(good, fixture().pk).ok());
   const std::string bad = dir.file("bad.params");
@@ -316,7 +303,7 @@ TEST_CASE("ParamsFile: bad flag bytes, padding, coordinates and sizes are refuse
 
 TEST_CASE("ParamsFile: truncated files, wrong magic and a wrong layout tag are refused",
           "[groth16]") {
-  TempDir dir;
+  TempDir dir("zkpipe_params_test");
   const std::string good = dir.file("good.params");
   REQUIRE(write_params(good, fixture().pk).ok());
   const std::vector<uint8_t> bytes = read_bytes(good);
@@ -346,7 +333,7 @@ TEST_CASE("ParamsFile: truncated files, wrong magic and a wrong layout tag are r
 }
 
 TEST_CASE("ParamsFile: a key of the wrong shape is not written", "[groth16]") {
-  TempDir dir;
+  TempDir dir("zkpipe_params_test");
   const std::string path = dir.file("key.params");
   REQUIRE(write_params(path, fixture().pk).ok());
   OwnedKey k(fixture().pk);
@@ -365,7 +352,7 @@ TEST_CASE("R1csCache: round trip, and non-canonical values and flipped bytes ref
     r1cs.constraint_namespace.assign(r1cs.num_constraints(), 0);
     r1cs.constraint_namespace.back() = 1;
   }
-  TempDir dir;
+  TempDir dir("zkpipe_params_test");
   const std::string path = dir.file("r1cs.cache");
   REQUIRE(write_r1cs_cache(path, r1cs).ok());
   auto back = load_r1cs_cache(path);
@@ -418,7 +405,7 @@ TEST_CASE("R1csCache: round trip, and non-canonical values and flipped bytes ref
 
 TEST_CASE("zkpipe-tool params: info and verify on good and corrupted files", "[groth16][tool]") {
   using zkpipe::test::run_tool;
-  TempDir dir;
+  TempDir dir("zkpipe_params_test");
   const std::string good = dir.file("good.params");
   REQUIRE(write_params(good, fixture().pk).ok());
   auto info = run_tool("params info " + good);

@@ -13,29 +13,16 @@
 #include <string>
 #include <vector>
 
+#include "temp_dir.h"
 #include "zkpipe/groth16/sectioned_file.h"
 
 using namespace zkpipe;
 using namespace zkpipe::groth16;
 using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
+using zkpipe::testing::TempDir;
 
 namespace {
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::random_device rd;
-    path = fs::temp_directory_path() /
-           ("zkpipe_sectioned_test_" + std::to_string(getpid()) + "_" + std::to_string(rd()));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
 
 const SectionedFormat& test_format() {
   static const SectionedFormat f{
@@ -87,7 +74,7 @@ std::string write_sample(const TempDir& dir, const std::string& name = "sample.b
 }  // namespace
 
 TEST_CASE("SectionedFile: round trip with 64-byte aligned payloads and checksums", "[groth16]") {
-  TempDir dir;
+  TempDir dir("zkpipe_sectioned_test");
   const std::string path = write_sample(dir);
   CHECK_FALSE(fs::exists(path + ".tmp"));
   auto r = SectionedFileReader::open(path, test_format());
@@ -117,7 +104,7 @@ TEST_CASE("SectionedFile: round trip with 64-byte aligned payloads and checksums
 }
 
 TEST_CASE("SectionedFile: the writer only renames a complete file into place", "[groth16]") {
-  TempDir dir;
+  TempDir dir("zkpipe_sectioned_test");
   const std::string path = dir.file("partial.bin");
   {
     auto w = SectionedFileWriter::create(path, test_format(), 2);
@@ -140,7 +127,7 @@ TEST_CASE("SectionedFile: the writer only renames a complete file into place", "
 
 TEST_CASE("SectionedFile: structural errors name the file, the part and a byte offset",
           "[groth16]") {
-  TempDir dir;
+  TempDir dir("zkpipe_sectioned_test");
   const std::string good = write_sample(dir);
   const std::vector<uint8_t> bytes = read_bytes(good);
   auto r0 = SectionedFileReader::open(good, test_format());

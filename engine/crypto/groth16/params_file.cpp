@@ -2,6 +2,7 @@
 // format and layout tag, the header section, writing a proving key, and params_info. Loading and
 // the point checks are in params_load.cpp. Thread-safety: pure functions.
 #include "zkpipe/groth16/params_file.h"
+#include "le_bytes.h"
 
 #include <bit>
 #include <cstddef>
@@ -15,6 +16,14 @@ using crypto::Fp;
 
 namespace {
 
+using detail::cat;
+using detail::load_le;
+using detail::load_u32;
+using detail::load_u64;
+using detail::store_le;
+using detail::store_u32;
+using detail::store_u64;
+
 static_assert(std::is_standard_layout_v<G1Affine> && std::is_standard_layout_v<G2Affine>);
 static_assert(std::is_trivially_copyable_v<G1Affine> && std::is_trivially_copyable_v<G2Affine>);
 static_assert(sizeof(bool) == 1);
@@ -22,30 +31,6 @@ static_assert(sizeof(bool) == 1);
 constexpr size_t kHeaderBytes = 128;
 constexpr size_t kVkBytes = 3 * sizeof(G1Affine) + 3 * sizeof(G2Affine);
 constexpr uint32_t kFlagSeeded = 1;
-
-template <typename... Args>
-std::string cat(const Args&... args) {
-  std::ostringstream os;
-  (os << ... << args);
-  return os.str();
-}
-
-uint32_t load_u32(const uint8_t* p) {
-  uint32_t v = 0;
-  for (int i = 3; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
-uint64_t load_u64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
-void store_u32(uint8_t* p, uint32_t v) {
-  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
-void store_u64(uint8_t* p, uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
 
 uint32_t type_of(ParamsSection s) {
   return static_cast<uint32_t>(s);

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "le_bytes.h"
 #include "zkpipe/crypto/group_ops.h"
 #include "zkpipe/crypto/parallel.h"
 #include "zkpipe/groth16/params_file.h"
@@ -19,20 +20,16 @@ using crypto::G2Config;
 
 namespace {
 
+using detail::cat;
+using detail::load_le;
+using detail::load_u32;
+using detail::load_u64;
+using detail::store_le;
+using detail::store_u32;
+using detail::store_u64;
+
 constexpr size_t kVkBytes = 3 * sizeof(G1Affine) + 3 * sizeof(G2Affine);
 
-template <typename... Args>
-std::string cat(const Args&... args) {
-  std::ostringstream os;
-  (os << ... << args);
-  return os.str();
-}
-
-uint64_t load_u64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
 uint32_t type_of(ParamsSection s) {
   return static_cast<uint32_t>(s);
 }

@@ -5,10 +5,19 @@
 #include <cstring>
 #include <sstream>
 
+#include "le_bytes.h"
 #include "zkpipe/groth16/params_file.h"
 
 namespace zkpipe::groth16 {
 namespace {
+
+using detail::cat;
+using detail::load_le;
+using detail::load_u32;
+using detail::load_u64;
+using detail::store_le;
+using detail::store_u32;
+using detail::store_u64;
 
 constexpr uint32_t kHeader = 1;
 constexpr uint32_t kNamespaces = 11;
@@ -26,22 +35,6 @@ constexpr uint32_t column_type(size_t m) {
 }
 constexpr uint32_t value_type(size_t m) {
   return static_cast<uint32_t>(4 + 3 * m);
-}
-
-template <typename... Args>
-std::string cat(const Args&... args) {
-  std::ostringstream os;
-  (os << ... << args);
-  return os.str();
-}
-
-uint64_t load_le(const uint8_t* p, int bytes) {
-  uint64_t v = 0;
-  for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
-void store_le(uint8_t* p, uint64_t v, int bytes) {
-  for (int i = 0; i < bytes; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
 }
 
 // Little-endian integers of `bytes` each, one section.

@@ -3,6 +3,7 @@
 // and checksum checks; the writer is in sectioned_file_writer.cpp.
 // Thread-safety: see the header.
 #include "zkpipe/groth16/sectioned_file.h"
+#include "le_bytes.h"
 
 #include <fcntl.h>
 #include <openssl/evp.h>
@@ -19,25 +20,13 @@
 namespace zkpipe::groth16 {
 namespace {
 
-// The arguments streamed into one string (messages).
-template <typename... Args>
-std::string cat(const Args&... args) {
-  std::ostringstream os;
-  (os << ... << args);
-  return os.str();
-}
-
-uint32_t load_u32(const uint8_t* p) {
-  uint32_t v = 0;
-  for (int i = 3; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
-
-uint64_t load_u64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
+using detail::cat;
+using detail::load_le;
+using detail::load_u32;
+using detail::load_u64;
+using detail::store_le;
+using detail::store_u32;
+using detail::store_u64;
 
 std::string errno_text() {
   return std::strerror(errno);

@@ -12,26 +12,19 @@
 #include <cstring>
 #include <sstream>
 
+#include "le_bytes.h"
 #include "zkpipe/groth16/sectioned_file.h"
 
 namespace zkpipe::groth16 {
 namespace {
 
-// The arguments streamed into one string (messages).
-template <typename... Args>
-std::string cat(const Args&... args) {
-  std::ostringstream os;
-  (os << ... << args);
-  return os.str();
-}
-
-void store_u32(uint8_t* p, uint32_t v) {
-  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
-
-void store_u64(uint8_t* p, uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
+using detail::cat;
+using detail::load_le;
+using detail::load_u32;
+using detail::load_u64;
+using detail::store_le;
+using detail::store_u32;
+using detail::store_u64;
 
 uint64_t align_up(uint64_t v) {
   return (v + kSectionAlignment - 1) / kSectionAlignment * kSectionAlignment;
