@@ -27,42 +27,28 @@ ConstraintSystem ConstraintSystem::witness(WitnessBuffers buffers) {
   return cs;
 }
 
-Variable ConstraintSystem::alloc_input(const Fr& value) {
-  if (num_inputs_ >= kMaxVariables) {
-    fail(resource_exhausted("more than 2^31 public inputs"));
+Variable ConstraintSystem::allocate(Variable::Kind kind, const Fr& value) {
+  const bool input = kind == Variable::Kind::kInput;
+  uint32_t& count = input ? num_inputs_ : num_aux_;
+  const char* name = input ? "inputs" : "aux";
+  if (count >= kMaxVariables) {
+    fail(resource_exhausted(std::string("more than 2^31 ") + name + " variables"));
     return Variable::one();
   }
   if (mode_ == Mode::kWitness) {
-    if (num_inputs_ >= buffers_.inputs.size()) {
-      fail(invalid_argument("the inputs buffer holds " + std::to_string(buffers_.inputs.size()) +
+    std::span<Fr> buffer = input ? buffers_.inputs : buffers_.aux;
+    if (count >= buffer.size()) {
+      fail(invalid_argument(std::string("the ") + name + " buffer holds " +
+                            std::to_string(buffer.size()) +
                             " values; the circuit allocates more (is the cached R1CS for this "
                             "circuit shape?)"));
       return Variable::one();
     }
-    buffers_.inputs[num_inputs_] = value;
+    buffer[count] = value;
   } else {
-    inputs_.push_back(value);
+    (input ? inputs_ : aux_).push_back(value);
   }
-  return {Variable::Kind::kInput, num_inputs_++};
-}
-
-Variable ConstraintSystem::alloc(const Fr& value) {
-  if (num_aux_ >= kMaxVariables) {
-    fail(resource_exhausted("more than 2^31 aux variables"));
-    return Variable::one();
-  }
-  if (mode_ == Mode::kWitness) {
-    if (num_aux_ >= buffers_.aux.size()) {
-      fail(invalid_argument("the aux buffer holds " + std::to_string(buffers_.aux.size()) +
-                            " values; the circuit allocates more (is the cached R1CS for this "
-                            "circuit shape?)"));
-      return Variable::one();
-    }
-    buffers_.aux[num_aux_] = value;
-  } else {
-    aux_.push_back(value);
-  }
-  return {Variable::Kind::kAux, num_aux_++};
+  return {kind, count++};
 }
 
 Fr ConstraintSystem::value(Variable v) const {

@@ -73,8 +73,8 @@ class ConstraintSystem {
   Mode mode() const { return mode_; }
   bool witness_only() const { return mode_ == Mode::kWitness; }
 
-  Variable alloc_input(const Fr& value);
-  Variable alloc(const Fr& value);
+  Variable alloc_input(const Fr& value) { return allocate(Variable::Kind::kInput, value); }
+  Variable alloc(const Fr& value) { return allocate(Variable::Kind::kAux, value); }
 
   // a * b = c. Each argument is a LinearCombination or a Variable; in witness mode nothing is
   // built.
@@ -117,6 +117,7 @@ class ConstraintSystem {
   void fail(Status s) {
     if (error_.ok()) error_ = std::move(s);
   }
+  Variable allocate(Variable::Kind kind, const Fr& value);
   void record_row(SparseMatrix& m, const LinearCombination& lc);
   uint32_t current_namespace();
 
