@@ -3,6 +3,8 @@
 //           writes the snarkjs JSON files, the iden3 .r1cs/.wtns and our binary proof/key.
 //   verify  checks snarkjs JSON files (verification_key.json, proof.json, public.json) with our
 //           verifier: exit 0 "OK" when valid, 1 when invalid, 2 for bad input.
+//   prove-zkey  proves with a snarkjs .zkey and .wtns, verifies the proof with our verifier (never
+//           writes an invalid proof) and writes snarkjs's proof.json and public.json.
 // Thread-safety: main thread only (the engine calls spread work over threads themselves).
 #include <chrono>
 #include <cstdint>
@@ -21,6 +23,7 @@
 #include "zkpipe/groth16/setup.h"
 #include "zkpipe/groth16/snarkjs.h"
 #include "zkpipe/groth16/verifier.h"
+#include "zkpipe/groth16/zkey.h"
 
 namespace zkpipe::tool {
 namespace {
@@ -37,6 +40,11 @@ struct DemoOptions {
 
 struct VerifyOptions {
   std::string vk, proof, public_inputs;
+};
+
+struct ProveZkeyOptions {
+  std::string zkey, wtns, proof, public_inputs;
+  unsigned threads = 0;
 };
 
 class Stopwatch {
@@ -188,6 +196,58 @@ int run_verify(const VerifyOptions& opts) {
   return 0;
 }
 
+int run_prove_zkey(const ProveZkeyOptions& opts) {
+  auto failed = [](const char* step, const Status& s) {
+    fmt::print(stderr, "groth16 prove-zkey: {}: {}\n", step, s.to_string());
+    return s.code() == Code::kInvalidArgument || s.code() == Code::kNotFound ? 2 : 1;
+  };
+  Stopwatch read_clock;
+  ZkeyReadOptions read_options;
+  read_options.threads = opts.threads;
+  auto key = read_snarkjs_zkey(opts.zkey, read_options);
+  if (!key.ok()) return failed("zkey", key.status());
+  auto witness = read_iden3_wtns(opts.wtns);
+  if (!witness.ok()) return failed("wtns", witness.status());
+  if (witness->size() != key->n_vars) {
+    return failed("wtns", invalid_argument(opts.wtns + ": " + std::to_string(witness->size()) +
+                                           " values, the key (" + opts.zkey +
+                                           ") has nVars = " + std::to_string(key->n_vars)));
+  }
+  const double read_ms = read_clock.ms();
+  fmt::print("zkey       {}: {} signals, {} public, domain {}\n", opts.zkey, key->n_vars,
+             key->n_public, key->domain_size);
+
+  Stopwatch prove_clock;
+  auto proof = prove_with_zkey(*key, *witness, ProverRandomness::secure(), opts.threads);
+  if (!proof.ok()) return failed("prove", proof.status());
+  const double prove_ms = prove_clock.ms();
+
+  Stopwatch verify_clock;
+  const std::span<const Fr> public_inputs = std::span<const Fr>(*witness).subspan(1, key->n_public);
+  const PreparedVerifyingKey pvk(key->vk);
+  auto valid = verify(pvk, *proof, public_inputs);
+  if (!valid.ok()) return failed("verify", valid.status());
+  const double verify_ms = verify_clock.ms();
+
+  fmt::print("read       {:10.1f} ms (validated)\n", read_ms);
+  fmt::print("prove      {:10.1f} ms\n", prove_ms);
+  fmt::print("verify     {:10.1f} ms: {}\n", verify_ms, *valid ? "OK" : "INVALID");
+  if (!*valid) {
+    fmt::print(stderr,
+               "groth16 prove-zkey: the proof does not verify (does the witness satisfy the "
+               "circuit of {}?); nothing written\n",
+               opts.zkey);
+    return 1;
+  }
+  const Status writes[] = {write_text(opts.proof, export_snarkjs_proof(*proof)),
+                           write_text(opts.public_inputs, export_snarkjs_public(public_inputs))};
+  for (const Status& s : writes) {
+    if (!s.ok()) return failed("output", s);
+  }
+  fmt::print("wrote      {} and {}\n", opts.proof, opts.public_inputs);
+  return 0;
+}
+
 }  // namespace
 
 void add_groth16(CLI::App& app, int* exit_code) {
@@ -228,6 +288,26 @@ void add_groth16(CLI::App& app, int* exit_code) {
       *exit_code = run_verify(*ver);
     } catch (const std::exception& e) {
       fmt::print(stderr, "groth16 verify: internal error: {}\n", e.what());
+      *exit_code = 1;
+    }
+  });
+
+  auto pz = std::make_shared<ProveZkeyOptions>();
+  CLI::App* z = sub->add_subcommand(
+      "prove-zkey",
+      "Prove with a snarkjs Groth16 .zkey (bls12381) and .wtns, verify, and write snarkjs "
+      "proof.json and public.json; exit 0 when it verifies, 1 when not (nothing written), 2 for "
+      "bad input");
+  z->add_option("--zkey", pz->zkey, "snarkjs .zkey (validated on reading)")->required();
+  z->add_option("--wtns", pz->wtns, "iden3 .wtns: the full witness")->required();
+  z->add_option("--proof", pz->proof, "output proof.json")->required();
+  z->add_option("--public", pz->public_inputs, "output public.json")->required();
+  z->add_option("--threads", pz->threads, "worker threads (0: all)");
+  z->callback([pz, exit_code] {
+    try {
+      *exit_code = run_prove_zkey(*pz);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "groth16 prove-zkey: internal error: {}\n", e.what());
       *exit_code = 1;
     }
   });

@@ -2,7 +2,8 @@
 # tests/interop/run.sh BUILD_DIR: zkpipe's Groth16 against snarkjs 0.7.6 (curve bls12381), both
 # ways, for the cubic and mimc example circuits: snarkjs verifies zkpipe's proofs and rejects them
 # with a public input changed, snarkjs accepts zkpipe's .r1cs/.wtns, and zkpipe's verifier accepts
-# snarkjs's proofs (from a power-10 ptau with fixed entropy) and rejects them when tampered.
+# snarkjs's proofs (from a power-10 ptau with fixed entropy) and rejects them when tampered, and
+# zkpipe proves with snarkjs's .zkey (groth16 prove-zkey) a proof snarkjs verifies.
 # Needs BUILD_DIR/bin/zkpipe-tool, node and npm; snarkjs and the prepared ptau are cached under
 # BUILD_DIR/interop. One line per check, a summary, exit 1 on any failure.
 set -euo pipefail
@@ -186,6 +187,21 @@ run_circuit() {
   check "$name: zkpipe rejects snarkjs's proof with a public input changed" 1 \
     "$TOOL" groth16 verify --vk "$sj/verification_key.json" --proof "$sj/proof.json" \
     --public "$sj/public_tampered.json" || true
+
+  # snarkjs's key -> zkpipe's prover -> snarkjs's verifier
+  local zp="$dir/zkey_prove"
+  mkdir -p "$zp"
+  if ! check "$name: zkpipe proves with snarkjs's zkey (groth16 prove-zkey)" 0 \
+    "$TOOL" groth16 prove-zkey --zkey "$sj/circuit.zkey" --wtns "$dir/circuit.wtns" \
+    --proof "$zp/proof.json" --public "$zp/public.json"; then
+    return
+  fi
+  tamper_public "$zp/public.json" "$zp/public_tampered.json"
+  check "$name: snarkjs verifies zkpipe's proof made with its zkey" 0 \
+    snarkjs groth16 verify "$sj/verification_key.json" "$zp/public.json" "$zp/proof.json" || true
+  check "$name: snarkjs rejects it with a public input changed" 0 \
+    snarkjs_rejects "$sj/verification_key.json" "$zp/public_tampered.json" "$zp/proof.json" ||
+    true
 }
 
 run_circuit cubic --circuit cubic --seed 1
