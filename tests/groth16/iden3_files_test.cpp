@@ -22,7 +22,9 @@
 
 using namespace zkpipe::groth16;
 namespace fs = std::filesystem;
+using zkpipe::testing::read_bytes;
 using zkpipe::testing::TempDir;
+using zkpipe::testing::write_bytes;
 
 namespace {
 
@@ -46,15 +48,6 @@ Recorded record(const std::string& name, uint64_t size) {
   return r;
 }
 
-std::vector<uint8_t> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-void write_bytes(const std::string& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-}
 uint32_t u32_at(const std::vector<uint8_t>& b, size_t at) {
   uint32_t v = 0;
   for (int i = 0; i < 4; ++i) v |= uint32_t{b.at(at + i)} << (8 * i);

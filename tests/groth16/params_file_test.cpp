@@ -33,18 +33,11 @@ using Catch::Matchers::Contains;
 using crypto::Fp;
 using crypto::Fp2;
 namespace fs = std::filesystem;
+using zkpipe::testing::read_bytes;
 using zkpipe::testing::TempDir;
+using zkpipe::testing::write_bytes;
 
 namespace {
-
-std::vector<uint8_t> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-void write_bytes(const std::string& path, const std::vector<uint8_t>& b) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-}
 
 struct Fixture {
   R1cs r1cs;

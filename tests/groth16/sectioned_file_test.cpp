@@ -20,7 +20,9 @@ using namespace zkpipe;
 using namespace zkpipe::groth16;
 using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
+using zkpipe::testing::read_bytes;
 using zkpipe::testing::TempDir;
+using zkpipe::testing::write_bytes;
 
 namespace {
 
@@ -30,14 +32,6 @@ const SectionedFormat& test_format() {
   return f;
 }
 
-std::vector<uint8_t> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-void write_bytes(const std::string& path, const std::vector<uint8_t>& b) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-}
 void put_u64(std::vector<uint8_t>& b, size_t at, uint64_t v) {
   for (int i = 0; i < 8; ++i) b[at + i] = static_cast<uint8_t>(v >> (8 * i));
 }

@@ -22,7 +22,10 @@
 
 using namespace zkpipe::groth16;
 using zkpipe::crypto::Fr;
+using zkpipe::testing::read_bytes;
+using zkpipe::testing::read_text;
 using zkpipe::testing::TempDir;
+using zkpipe::testing::write_bytes;
 
 namespace {
 
@@ -36,21 +39,6 @@ const TempDir& temp_dir() {
   return dir;
 }
 
-std::vector<uint8_t> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-void write_bytes(const std::string& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-}
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 uint64_t le_at(const std::vector<uint8_t>& b, size_t at, int bytes) {
   uint64_t v = 0;
   for (int i = 0; i < bytes; ++i) v |= uint64_t{b.at(at + i)} << (8 * i);

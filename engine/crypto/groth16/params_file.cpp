@@ -16,13 +16,7 @@ using crypto::Fp;
 
 namespace {
 
-using detail::cat;
-using detail::load_le;
-using detail::load_u32;
-using detail::load_u64;
-using detail::store_le;
-using detail::store_u32;
-using detail::store_u64;
+using namespace detail;  // le_bytes.h
 
 static_assert(std::is_standard_layout_v<G1Affine> && std::is_standard_layout_v<G2Affine>);
 static_assert(std::is_trivially_copyable_v<G1Affine> && std::is_trivially_copyable_v<G2Affine>);

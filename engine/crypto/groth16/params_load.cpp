@@ -20,13 +20,7 @@ using crypto::G2Config;
 
 namespace {
 
-using detail::cat;
-using detail::load_le;
-using detail::load_u32;
-using detail::load_u64;
-using detail::store_le;
-using detail::store_u32;
-using detail::store_u64;
+using namespace detail;  // le_bytes.h
 
 constexpr size_t kVkBytes = 3 * sizeof(G1Affine) + 3 * sizeof(G2Affine);
 

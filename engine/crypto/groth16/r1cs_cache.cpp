@@ -11,13 +11,7 @@
 namespace zkpipe::groth16 {
 namespace {
 
-using detail::cat;
-using detail::load_le;
-using detail::load_u32;
-using detail::load_u64;
-using detail::store_le;
-using detail::store_u32;
-using detail::store_u64;
+using namespace detail;  // le_bytes.h
 
 constexpr uint32_t kHeader = 1;
 constexpr uint32_t kNamespaces = 11;

@@ -20,13 +20,7 @@
 namespace zkpipe::groth16 {
 namespace {
 
-using detail::cat;
-using detail::load_le;
-using detail::load_u32;
-using detail::load_u64;
-using detail::store_le;
-using detail::store_u32;
-using detail::store_u64;
+using namespace detail;  // le_bytes.h
 
 std::string errno_text() {
   return std::strerror(errno);
