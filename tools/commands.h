@@ -15,5 +15,7 @@ void add_params(CLI::App& app, int* exit_code);
 // `params new`, registered by add_params on its "params" subcommand.
 void add_params_new(CLI::App& params, int* exit_code);
 void add_groth16(CLI::App& app, int* exit_code);
+// `groth16 prove`, registered by add_groth16 on its "groth16" subcommand.
+void add_groth16_prove(CLI::App& groth16, int* exit_code);
 
 }  // namespace zkpipe::tool

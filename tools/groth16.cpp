@@ -311,6 +311,8 @@ void add_groth16(CLI::App& app, int* exit_code) {
       *exit_code = 1;
     }
   });
+
+  add_groth16_prove(*sub, exit_code);
 }
 
 }  // namespace zkpipe::tool
