@@ -386,14 +386,8 @@ void add_bench_h2d(CLI::App& app, int* exit_code) {
                   "Plugin directory (repeatable; default: $ZKPIPE_PLUGIN_DIR or next to the tool)")
       ->check(CLI::ExistingDirectory);
   sub->add_flag("--json", opts->json, "Print one JSON object instead of a table");
-  sub->callback([opts, exit_code] {
-    try {
-      *exit_code = run_bench(*opts);
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "bench-h2d: internal error: {}\n", e.what());
-      *exit_code = 1;
-    }
-  });
+  sub->callback(
+      [opts, exit_code] { *exit_code = guarded("bench-h2d", [&] { return run_bench(*opts); }); });
 }
 
 }  // namespace zkpipe::tool

@@ -217,12 +217,7 @@ void add_check_system(CLI::App& app, int* exit_code) {
   sub->add_option("--config", opts->configs, "A zkpipe YAML config to check (repeatable)");
   sub->add_flag("--json", opts->json, "Print one JSON object instead of a table");
   sub->callback([opts, exit_code] {
-    try {
-      *exit_code = run_check(*opts);
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "check-system: internal error: {}\n", e.what());
-      *exit_code = 1;
-    }
+    *exit_code = guarded("check-system", [&] { return run_check(*opts); });
   });
 }
 

@@ -4,6 +4,10 @@
 // Thread-safety: called on the main thread only.
 #pragma once
 
+#include <fmt/core.h>
+
+#include <exception>
+
 #include <CLI/CLI.hpp>
 
 namespace zkpipe::tool {
@@ -17,5 +21,17 @@ void add_params_new(CLI::App& params, int* exit_code);
 void add_groth16(CLI::App& app, int* exit_code);
 // `groth16 prove`, registered by add_groth16 on its "groth16" subcommand.
 void add_groth16_prove(CLI::App& groth16, int* exit_code);
+
+// Runs a subcommand and returns its exit code; an exception that escapes it is reported as
+// "<name>: internal error: ..." with exit code 1 (never an abort).
+template <typename Run>
+int guarded(const char* name, Run&& run) {
+  try {
+    return run();
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "{}: internal error: {}\n", name, e.what());
+    return 1;
+  }
+}
 
 }  // namespace zkpipe::tool

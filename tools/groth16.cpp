@@ -266,14 +266,8 @@ void add_groth16(CLI::App& app, int* exit_code) {
   d->add_option("--seed", demo->seed, "seed of the circuit's values and of the setup");
   d->add_option("--out", demo->out, "output directory (created)")->required();
   d->add_option("--threads", demo->threads, "worker threads (0: all)");
-  d->callback([demo, exit_code] {
-    try {
-      *exit_code = run_demo(*demo);
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "groth16 demo: internal error: {}\n", e.what());
-      *exit_code = 1;
-    }
-  });
+  d->callback(
+      [demo, exit_code] { *exit_code = guarded("groth16 demo", [&] { return run_demo(*demo); }); });
 
   auto ver = std::make_shared<VerifyOptions>();
   CLI::App* v = sub->add_subcommand(
@@ -284,12 +278,7 @@ void add_groth16(CLI::App& app, int* exit_code) {
   v->add_option("--proof", ver->proof, "proof.json")->required();
   v->add_option("--public", ver->public_inputs, "public.json")->required();
   v->callback([ver, exit_code] {
-    try {
-      *exit_code = run_verify(*ver);
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "groth16 verify: internal error: {}\n", e.what());
-      *exit_code = 1;
-    }
+    *exit_code = guarded("groth16 verify", [&] { return run_verify(*ver); });
   });
 
   auto pz = std::make_shared<ProveZkeyOptions>();
@@ -304,12 +293,7 @@ void add_groth16(CLI::App& app, int* exit_code) {
   z->add_option("--public", pz->public_inputs, "output public.json")->required();
   z->add_option("--threads", pz->threads, "worker threads (0: all)");
   z->callback([pz, exit_code] {
-    try {
-      *exit_code = run_prove_zkey(*pz);
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "groth16 prove-zkey: internal error: {}\n", e.what());
-      *exit_code = 1;
-    }
+    *exit_code = guarded("groth16 prove-zkey", [&] { return run_prove_zkey(*pz); });
   });
 
   add_groth16_prove(*sub, exit_code);

@@ -148,14 +148,8 @@ void add_groth16_prove(CLI::App& groth16, int* exit_code) {
   cmd->add_flag("--trusted", o->trusted, "map the params without checking points and checksums");
   cmd->add_option("--threads", o->threads, "worker threads (0: all)");
   cmd->add_option("--out", o->out, "write proof.bin and snarkjs JSON files here");
-  cmd->callback([o, exit_code] {
-    try {
-      *exit_code = run_prove(*o);
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "groth16 prove: internal error: {}\n", e.what());
-      *exit_code = 1;
-    }
-  });
+  cmd->callback(
+      [o, exit_code] { *exit_code = guarded("groth16 prove", [&] { return run_prove(*o); }); });
 }
 
 }  // namespace zkpipe::tool

@@ -180,18 +180,14 @@ Result<ProvingKey> setup(const R1cs& r1cs, const ToxicWaste& waste, const SetupO
   batch_mul(g2, b_s, store->b_g2.data(), options, done, total);
   batch_mul(g1, ic_s, pk.vk.ic.data(), options, done, total);
 
-  const std::vector<Fr> g1_fixed = {waste.alpha, waste.beta, waste.delta};
-  G1Affine g1_out[3];
-  crypto::fixed_base_mul(g1, g1_fixed.data(), 3, g1_out, 1);
-  pk.vk.alpha_g1 = g1_out[0];
-  pk.vk.beta_g1 = g1_out[1];
-  pk.vk.delta_g1 = g1_out[2];
-  const std::vector<Fr> g2_fixed = {waste.beta, waste.gamma, waste.delta};
-  G2Affine g2_out[3];
-  crypto::fixed_base_mul(g2, g2_fixed.data(), 3, g2_out, 1);
-  pk.vk.beta_g2 = g2_out[0];
-  pk.vk.gamma_g2 = g2_out[1];
-  pk.vk.delta_g2 = g2_out[2];
+  auto g1_times = [&](const Fr& k) { return (crypto::G1::from_affine(g1) * k).to_affine(); };
+  auto g2_times = [&](const Fr& k) { return (crypto::G2::from_affine(g2) * k).to_affine(); };
+  pk.vk.alpha_g1 = g1_times(waste.alpha);
+  pk.vk.beta_g1 = g1_times(waste.beta);
+  pk.vk.delta_g1 = g1_times(waste.delta);
+  pk.vk.beta_g2 = g2_times(waste.beta);
+  pk.vk.gamma_g2 = g2_times(waste.gamma);
+  pk.vk.delta_g2 = g2_times(waste.delta);
 
   pk.h_query = store->h;
   pk.l_query = store->l;
