@@ -21,6 +21,9 @@ void add_params_new(CLI::App& params, int* exit_code);
 void add_groth16(CLI::App& app, int* exit_code);
 // `groth16 prove`, registered by add_groth16 on its "groth16" subcommand.
 void add_groth16_prove(CLI::App& groth16, int* exit_code);
+void add_porep(CLI::App& app, int* exit_code);
+void add_snapdeals(CLI::App& app, int* exit_code);
+void add_prove_once(CLI::App& app, int* exit_code);
 
 // Runs a subcommand and returns its exit code; an exception that escapes it is reported as
 // "<name>: internal error: ..." with exit code 1 (never an abort).

@@ -1,4 +1,5 @@
-// zkpipe-tool: validates plugin sets, checks the system, measures host-to-device bandwidth.
+// zkpipe-tool: validates plugin sets, checks the system, measures host-to-device bandwidth,
+// makes and checks the proof types' inputs and proves one request without the pipeline.
 #include <spdlog/spdlog.h>
 
 #include "commands.h"
@@ -13,6 +14,9 @@ int main(int argc, char** argv) {
   zkpipe::tool::add_bench_h2d(app, &exit_code);
   zkpipe::tool::add_params(app, &exit_code);
   zkpipe::tool::add_groth16(app, &exit_code);
+  zkpipe::tool::add_porep(app, &exit_code);
+  zkpipe::tool::add_snapdeals(app, &exit_code);
+  zkpipe::tool::add_prove_once(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

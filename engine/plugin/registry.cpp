@@ -13,6 +13,7 @@
 #include <boost/dll/shared_library.hpp>
 
 #include "zkpipe/abi/memory.h"
+#include "zkpipe/abi/proof_type.h"
 #include "zkpipe/log.h"
 #include "zkpipe/plugin.h"
 
@@ -55,6 +56,8 @@ uint32_t min_struct_size(uint32_t kind) {
   switch (kind) {
     case ZKP_KIND_MEMORY:
       return sizeof(zkp_memory_backend);
+    case ZKP_KIND_PROOF_TYPE:
+      return sizeof(zkp_proof_type);
     default:
       return sizeof(zkp_plugin_header);
   }
@@ -89,6 +92,13 @@ Status check_descriptor(const Manifest& m, const std::string& lib, const zkp_plu
     auto* t = reinterpret_cast<const zkp_memory_backend*>(h);
     if (!t->create || !t->destroy || !t->allocate || !t->release || !t->stats) {
       return fail("memory descriptor has a null function pointer");
+    }
+  }
+  if (h->kind == ZKP_KIND_PROOF_TYPE) {
+    auto* t = reinterpret_cast<const zkp_proof_type*>(h);
+    if (!t->parse || !t->destroy_job || !t->info || !t->synthesize || !t->public_inputs ||
+        !t->record || !t->destroy_r1cs) {
+      return fail("proof_type descriptor has a null function pointer");
     }
   }
   return ok_status();

@@ -6,6 +6,7 @@
 
 #include "zkpipe/abi/common.h"
 #include "zkpipe/abi/memory.h"
+#include "zkpipe/abi/proof_type.h"
 #include "zkpipe/status.h"
 
 #define ZKP_PIN(type, field, offset) \
@@ -73,6 +74,37 @@ ZKP_PIN(zkp_memory_backend, allocate, 72);
 ZKP_PIN(zkp_memory_backend, release, 80);
 ZKP_PIN(zkp_memory_backend, stats, 88);
 static_assert(sizeof(zkp_memory_backend) == 96);
+
+static_assert(sizeof(zkp_fr) == 32);
+ZKP_PIN(zkp_job_info, struct_size, 0);
+ZKP_PIN(zkp_job_info, partitions, 4);
+ZKP_PIN(zkp_job_info, num_inputs, 8);
+ZKP_PIN(zkp_job_info, num_aux, 12);
+ZKP_PIN(zkp_job_info, num_constraints, 16);
+ZKP_PIN(zkp_job_info, circuit_id, 24);
+static_assert(sizeof(zkp_job_info) == 120);
+ZKP_PIN(zkp_sparse_matrix, row_begin, 0);
+ZKP_PIN(zkp_sparse_matrix, column, 8);
+ZKP_PIN(zkp_sparse_matrix, value, 16);
+ZKP_PIN(zkp_sparse_matrix, terms, 24);
+static_assert(sizeof(zkp_sparse_matrix) == 32);
+ZKP_PIN(zkp_r1cs_view, struct_size, 0);
+ZKP_PIN(zkp_r1cs_view, num_inputs, 4);
+ZKP_PIN(zkp_r1cs_view, num_aux, 8);
+ZKP_PIN(zkp_r1cs_view, num_constraints, 12);
+ZKP_PIN(zkp_r1cs_view, a, 16);
+ZKP_PIN(zkp_r1cs_view, b, 48);
+ZKP_PIN(zkp_r1cs_view, c, 80);
+static_assert(sizeof(zkp_r1cs_view) == 112);
+ZKP_PIN(zkp_proof_type, header, 0);
+ZKP_PIN(zkp_proof_type, parse, 56);
+ZKP_PIN(zkp_proof_type, destroy_job, 64);
+ZKP_PIN(zkp_proof_type, info, 72);
+ZKP_PIN(zkp_proof_type, synthesize, 80);
+ZKP_PIN(zkp_proof_type, public_inputs, 88);
+ZKP_PIN(zkp_proof_type, record, 96);
+ZKP_PIN(zkp_proof_type, destroy_r1cs, 104);
+static_assert(sizeof(zkp_proof_type) == 112);
 
 using zkpipe::Code;
 static_assert(static_cast<int>(Code::kOk) == ZKP_OK);

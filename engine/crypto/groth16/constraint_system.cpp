@@ -27,6 +27,12 @@ ConstraintSystem ConstraintSystem::witness(WitnessBuffers buffers) {
   return cs;
 }
 
+ConstraintSystem ConstraintSystem::counter() {
+  ConstraintSystem cs(Mode::kCount);
+  cs.alloc_input(Fr::one());
+  return cs;
+}
+
 Variable ConstraintSystem::allocate(Variable::Kind kind, const Fr& value) {
   const bool input = kind == Variable::Kind::kInput;
   uint32_t& count = input ? num_inputs_ : num_aux_;
@@ -35,6 +41,7 @@ Variable ConstraintSystem::allocate(Variable::Kind kind, const Fr& value) {
     fail(resource_exhausted(std::string("more than 2^31 ") + name + " variables"));
     return Variable::one();
   }
+  if (mode_ == Mode::kCount) return {kind, count++};
   if (mode_ == Mode::kWitness) {
     std::span<Fr> buffer = input ? buffers_.inputs : buffers_.aux;
     if (count >= buffer.size()) {
@@ -52,6 +59,7 @@ Variable ConstraintSystem::allocate(Variable::Kind kind, const Fr& value) {
 }
 
 Fr ConstraintSystem::value(Variable v) const {
+  if (mode_ == Mode::kCount) return Fr::zero();
   if (v.kind == Variable::Kind::kInput) {
     if (v.index >= num_inputs_) return Fr::zero();
     return mode_ == Mode::kWitness ? buffers_.inputs[v.index] : inputs_[v.index];
@@ -115,13 +123,13 @@ void ConstraintSystem::enforce(const LinearCombination& a, const LinearCombinati
 }
 
 void ConstraintSystem::push_namespace(std::string name) {
-  if (mode_ == Mode::kWitness) return;
+  if (witness_only()) return;
   path_.push_back(std::move(name));
   namespace_id_ = -1;
 }
 
 void ConstraintSystem::pop_namespace() {
-  if (mode_ == Mode::kWitness) return;
+  if (witness_only()) return;
   if (!path_.empty()) path_.pop_back();
   namespace_id_ = -1;
 }

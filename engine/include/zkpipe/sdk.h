@@ -14,6 +14,7 @@
 
 #include "zkpipe/abi/common.h"
 #include "zkpipe/abi/memory.h"
+#include "zkpipe/abi/proof_type.h"
 #include "zkpipe/status.h"
 
 // Exports the plugin's descriptor table. Usage (at namespace scope, in one .cpp):

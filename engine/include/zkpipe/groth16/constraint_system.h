@@ -5,6 +5,8 @@
 //   kWitness  enforce does nothing (its lambdas are not even called); only the assignment is
 //             written, into caller-provided buffers, so a/b/c then come from evaluate_abc over
 //             the cached R1CS (the fast synthesis path).
+//   kCount    like kWitness but keeps nothing: counts variables and constraints of a shape too
+//             large to record (value() reads zero).
 // Errors (a buffer too small, an unknown variable) are sticky: the first one is kept and
 // returned by finish(); later calls are ignored. Thread-safety: one thread per instance.
 #pragma once
@@ -64,14 +66,15 @@ struct WitnessBuffers {
 
 class ConstraintSystem {
  public:
-  enum class Mode { kRecord, kWitness };
+  enum class Mode { kRecord, kWitness, kCount };
 
   // Record mode keeps the values too (so a test can check satisfiability of what it recorded).
   static ConstraintSystem recorder();
   static ConstraintSystem witness(WitnessBuffers buffers);
+  static ConstraintSystem counter();
 
   Mode mode() const { return mode_; }
-  bool witness_only() const { return mode_ == Mode::kWitness; }
+  bool witness_only() const { return mode_ != Mode::kRecord; }
 
   Variable alloc_input(const Fr& value) { return allocate(Variable::Kind::kInput, value); }
   Variable alloc(const Fr& value) { return allocate(Variable::Kind::kAux, value); }

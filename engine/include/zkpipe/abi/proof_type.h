@@ -1,0 +1,78 @@
+/* zkpipe/abi/proof_type.h: the proof-type plugin ABI (kind ZKP_KIND_PROOF_TYPE).
+ * A proof type turns a request (its own input format, e.g. vanilla proofs) into N partitions of
+ * one circuit: it parses and checks the request, names the circuit (one id per circuit shape,
+ * shared by every request of that shape), records the R1CS once per shape for setup, and
+ * synthesizes one partition at a time in witness-only mode into buffers the engine owns.
+ * Field elements cross as zkp_fr: BLS12-381 Fr in Montgomery form (R = 2^256 mod r), four
+ * little-endian 64-bit limbs, exactly the engine's in-memory layout.
+ * Thread-safety: parse and destroy_* on any thread; on one job, info, synthesize and
+ * public_inputs are thread-safe (partitions are synthesized concurrently); record is reentrant. */
+#pragma once
+
+#include "zkpipe/abi/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct zkp_fr {
+  uint64_t limbs[4];
+} zkp_fr;
+
+typedef struct zkp_job zkp_job;   /* opaque: a parsed, checked request; owned by the plugin */
+typedef struct zkp_r1cs zkp_r1cs; /* opaque: a recorded R1CS; owned by the plugin */
+
+#define ZKP_CIRCUIT_ID_BYTES 96
+
+typedef struct zkp_job_info {
+  uint32_t struct_size;
+  uint32_t partitions; /* partitions in this request (each one proof) */
+  uint32_t num_inputs; /* public wires per partition, the constant one included */
+  uint32_t num_aux;    /* private wires per partition */
+  uint64_t num_constraints;
+  char circuit_id[ZKP_CIRCUIT_ID_BYTES]; /* NUL-terminated, [a-zA-Z0-9._-]+ */
+} zkp_job_info;
+
+/* Compressed sparse rows: the terms of row i are [row_begin[i], row_begin[i + 1]); columns index
+ * the wires (1, public inputs, aux). */
+typedef struct zkp_sparse_matrix {
+  const uint64_t* row_begin; /* rows + 1 entries */
+  const uint32_t* column;    /* terms entries */
+  const zkp_fr* value;       /* terms entries */
+  uint64_t terms;
+} zkp_sparse_matrix;
+
+typedef struct zkp_r1cs_view {
+  uint32_t struct_size;
+  uint32_t num_inputs; /* including the constant one */
+  uint32_t num_aux;
+  uint32_t num_constraints;
+  zkp_sparse_matrix a, b, c;
+} zkp_r1cs_view;
+
+typedef struct zkp_proof_type {
+  zkp_plugin_header header; /* kind = ZKP_KIND_PROOF_TYPE */
+  /* Parses and fully checks a request (the whole vanilla-proof check runs here, so a bad input
+   * fails in milliseconds, before any proving work). `what` names it in messages (a file name
+   * or request id). */
+  zkp_status (*parse)(const uint8_t* request, uint64_t bytes, const char* what, zkp_job** out,
+                      zkp_error err);
+  void (*destroy_job)(zkp_job* job);
+  zkp_status (*info)(const zkp_job* job, zkp_job_info* out, zkp_error err);
+  /* Witness-only synthesis of `partition` (0-based, < info.partitions) into caller buffers of
+   * exactly info.num_inputs and info.num_aux elements; inputs[0] receives one. */
+  zkp_status (*synthesize)(const zkp_job* job, uint32_t partition, zkp_fr* inputs,
+                           uint64_t num_inputs, zkp_fr* aux, uint64_t num_aux, zkp_error err);
+  /* The public inputs of `partition` as a verifier derives them (without the one): exactly
+   * info.num_inputs - 1 elements. */
+  zkp_status (*public_inputs)(const zkp_job* job, uint32_t partition, zkp_fr* out, uint64_t count,
+                              zkp_error err);
+  /* Records the job's circuit (its shape, not its values). *view stays valid until
+   * destroy_r1cs(*out). */
+  zkp_status (*record)(const zkp_job* job, zkp_r1cs** out, zkp_r1cs_view* view, zkp_error err);
+  void (*destroy_r1cs)(zkp_r1cs* r1cs);
+} zkp_proof_type;
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif

@@ -1,0 +1,199 @@
+// plugins/common/proof_type_plugin.h: the C ABI glue every proof-type plugin shares
+// (zkpipe/abi/proof_type.h). A plugin implements ProofJob (its parsed request) and a parse
+// function; ProofTypeEntries<Parse> supplies the exported entry points: guard every call, size-
+// check every buffer, run witness-only synthesis into the engine's buffers, and keep a recorded
+// R1CS alive behind the view it hands out.
+// Thread-safety: as the ABI says; a ProofJob is immutable after parse.
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "zkpipe/abi/proof_type.h"
+#include "zkpipe/groth16/constraint_system.h"
+#include "zkpipe/sdk.h"
+
+namespace zkpipe::plugins {
+
+using crypto::Fr;
+using groth16::ConstraintSystem;
+
+static_assert(sizeof(zkp_fr) == sizeof(Fr) && std::is_trivially_copyable_v<Fr>);
+
+struct CircuitCounts {
+  uint32_t inputs = 0;  // the one included
+  uint32_t aux = 0;
+  uint64_t constraints = 0;
+};
+
+class ProofJob {
+ public:
+  virtual ~ProofJob() = default;
+  virtual uint32_t partitions() const = 0;
+  virtual std::string circuit_id() const = 0;
+  virtual CircuitCounts counts() const = 0;
+  // Partition `position` (< partitions()) in any mode.
+  virtual void synthesize(ConstraintSystem& cs, uint32_t position) const = 0;
+  // The circuit with blank values (its shape only), for record mode.
+  virtual void synthesize_blank(ConstraintSystem& cs) const = 0;
+  virtual std::vector<Fr> public_inputs(uint32_t position) const = 0;
+};
+
+// A self-test step every proof type shares: witness-only synthesis of partition 0 of a parsed
+// job allocates exactly the counted sizes, and its public inputs are what a verifier derives.
+inline Status self_test_job(const ProofJob& job) {
+  const CircuitCounts c = job.counts();
+  std::vector<Fr> inputs(c.inputs), aux(c.aux);
+  auto cs = ConstraintSystem::witness({inputs, aux});
+  job.synthesize(cs, 0);
+  ZKP_RETURN_IF_ERROR(cs.finish());
+  if (cs.num_inputs() != c.inputs || cs.num_aux() != c.aux ||
+      cs.num_constraints() != c.constraints) {
+    return internal_error("self-test: witness synthesis does not match the counted circuit");
+  }
+  std::vector<Fr> x = job.public_inputs(0);
+  if (x.size() + 1 != inputs.size() || !std::equal(x.begin(), x.end(), inputs.begin() + 1)) {
+    return internal_error("self-test: the synthesized public inputs are not the derived ones");
+  }
+  return ok_status();
+}
+
+}  // namespace zkpipe::plugins
+
+// The ABI's opaque types, defined by the glue.
+struct zkp_job {
+  std::unique_ptr<zkpipe::plugins::ProofJob> job;
+};
+struct zkp_r1cs {
+  zkpipe::groth16::R1cs r1cs;
+};
+
+namespace zkpipe::plugins {
+
+// Parse: Result<std::unique_ptr<ProofJob>>(std::span<const uint8_t>, const std::string& what).
+template <auto Parse>
+struct ProofTypeEntries {
+  static zkp_status parse(const uint8_t* request, uint64_t bytes, const char* what, zkp_job** out,
+                          zkp_error err) {
+    return sdk::guard(err, [&]() -> Status {
+      if (out == nullptr || (request == nullptr && bytes != 0)) {
+        return invalid_argument("parse: null request or output pointer");
+      }
+      auto job = Parse(std::span<const uint8_t>(request, bytes), what ? what : "request");
+      if (!job.ok()) return job.status();
+      *out = new zkp_job{std::move(job).value()};
+      return ok_status();
+    });
+  }
+
+  static void destroy_job(zkp_job* job) { delete job; }
+
+  static zkp_status info(const zkp_job* job, zkp_job_info* out, zkp_error err) {
+    return sdk::guard(err, [&]() -> Status {
+      if (job == nullptr || out == nullptr) return invalid_argument("info: null pointer");
+      if (out->struct_size < sizeof(zkp_job_info)) {
+        return invalid_argument("info: zkp_job_info.struct_size is too small");
+      }
+      const CircuitCounts c = job->job->counts();
+      const std::string id = job->job->circuit_id();
+      if (id.size() >= ZKP_CIRCUIT_ID_BYTES) return internal_error("circuit id too long: " + id);
+      out->partitions = job->job->partitions();
+      out->num_inputs = c.inputs;
+      out->num_aux = c.aux;
+      out->num_constraints = c.constraints;
+      std::memset(out->circuit_id, 0, sizeof out->circuit_id);
+      std::memcpy(out->circuit_id, id.data(), id.size());
+      return ok_status();
+    });
+  }
+
+  static zkp_status synthesize(const zkp_job* job, uint32_t partition, zkp_fr* inputs,
+                               uint64_t num_inputs, zkp_fr* aux, uint64_t num_aux, zkp_error err) {
+    return sdk::guard(err, [&]() -> Status {
+      if (job == nullptr || inputs == nullptr || aux == nullptr) {
+        return invalid_argument("synthesize: null pointer");
+      }
+      ZKP_RETURN_IF_ERROR(check_partition(*job, partition));
+      const CircuitCounts c = job->job->counts();
+      if (num_inputs != c.inputs || num_aux != c.aux) {
+        return invalid_argument("synthesize: buffers of " + std::to_string(num_inputs) +
+                                " inputs and " + std::to_string(num_aux) +
+                                " aux; the circuit has " + std::to_string(c.inputs) + " and " +
+                                std::to_string(c.aux));
+      }
+      auto cs = ConstraintSystem::witness({std::span<Fr>(reinterpret_cast<Fr*>(inputs), num_inputs),
+                                           std::span<Fr>(reinterpret_cast<Fr*>(aux), num_aux)});
+      job->job->synthesize(cs, partition);
+      ZKP_RETURN_IF_ERROR(cs.finish());
+      if (cs.num_inputs() != c.inputs || cs.num_aux() != c.aux) {
+        return internal_error("synthesize: the circuit allocated " +
+                              std::to_string(cs.num_inputs()) + " inputs and " +
+                              std::to_string(cs.num_aux()) + " aux, not the counted sizes");
+      }
+      return ok_status();
+    });
+  }
+
+  static zkp_status public_inputs(const zkp_job* job, uint32_t partition, zkp_fr* out,
+                                  uint64_t count, zkp_error err) {
+    return sdk::guard(err, [&]() -> Status {
+      if (job == nullptr || out == nullptr) return invalid_argument("public_inputs: null pointer");
+      ZKP_RETURN_IF_ERROR(check_partition(*job, partition));
+      std::vector<Fr> x = job->job->public_inputs(partition);
+      if (count != x.size()) {
+        return invalid_argument("public_inputs: room for " + std::to_string(count) +
+                                " elements; the partition has " + std::to_string(x.size()));
+      }
+      std::memcpy(static_cast<void*>(out), x.data(), x.size() * sizeof(Fr));
+      return ok_status();
+    });
+  }
+
+  static zkp_status record(const zkp_job* job, zkp_r1cs** out, zkp_r1cs_view* view, zkp_error err) {
+    return sdk::guard(err, [&]() -> Status {
+      if (job == nullptr || out == nullptr || view == nullptr) {
+        return invalid_argument("record: null pointer");
+      }
+      if (view->struct_size < sizeof(zkp_r1cs_view)) {
+        return invalid_argument("record: zkp_r1cs_view.struct_size is too small");
+      }
+      auto cs = ConstraintSystem::recorder();
+      job->job->synthesize_blank(cs);
+      ZKP_RETURN_IF_ERROR(cs.finish());
+      auto holder = std::make_unique<zkp_r1cs>(zkp_r1cs{cs.take_r1cs()});
+      const groth16::R1cs& r = holder->r1cs;
+      view->num_inputs = r.num_inputs;
+      view->num_aux = r.num_aux;
+      view->num_constraints = r.num_constraints();
+      auto fill = [](zkp_sparse_matrix& m, const groth16::SparseMatrix& s) {
+        m.row_begin = s.row_begin.data();
+        m.column = s.column.data();
+        m.value = reinterpret_cast<const zkp_fr*>(s.value.data());
+        m.terms = s.terms();
+      };
+      fill(view->a, r.a);
+      fill(view->b, r.b);
+      fill(view->c, r.c);
+      *out = holder.release();
+      return ok_status();
+    });
+  }
+
+  static void destroy_r1cs(zkp_r1cs* r1cs) { delete r1cs; }
+
+  static Status check_partition(const zkp_job& job, uint32_t partition) {
+    if (partition >= job.job->partitions()) {
+      return invalid_argument("partition " + std::to_string(partition) +
+                              " is out of range: the request has " +
+                              std::to_string(job.job->partitions()));
+    }
+    return ok_status();
+  }
+};
+
+}  // namespace zkpipe::plugins

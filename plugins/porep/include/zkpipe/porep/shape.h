@@ -1,0 +1,43 @@
+// zkpipe/porep/shape.h: the shape of a StackedDRG-style sector: nodes (32-byte field elements),
+// layers, parent degrees, challenges per partition and partitions, and the named presets.
+// A shape fixes the circuit: two requests with equal shapes share one circuit id and one set of
+// params. Thread-safety: values; the preset table is constant.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "zkpipe/status.h"
+
+namespace zkpipe::porep {
+
+inline constexpr uint64_t kNodeBytes = 32;
+
+struct Shape {
+  std::string name;               // preset name, or "custom"
+  uint64_t nodes = 0;             // a power of 8 (tree C and R are 8-ary), >= 8
+  uint32_t layers = 0;            // 2, 4, 8 or 11 (the Poseidon arities hashing a column)
+  uint32_t base_degree = 0;       // DRG parents, in the same layer, >= 1
+  uint32_t expansion_degree = 0;  // expander parents, in the previous layer (layers >= 2)
+  uint32_t challenges = 0;        // per partition, >= 1
+  uint32_t partitions = 0;        // >= 1
+
+  uint64_t sector_bytes() const { return nodes * kNodeBytes; }
+  uint32_t parents() const { return base_degree + expansion_degree; }
+  // "porep-v1-n64-l2-b6-e8-c2": everything that changes the circuit (partitions do not).
+  std::string circuit_id() const;
+  // Public inputs of one partition, the constant one included.
+  uint32_t num_public_inputs() const;
+  bool operator==(const Shape&) const = default;
+};
+
+// Checks every field; `what` prefixes the message (e.g. "shape 'tiny'" or a file name).
+Status validate_shape(const Shape& s, const std::string& what);
+
+// The named presets: tiny, 2KiB, 8MiB, 512MiB.
+const std::vector<Shape>& shape_presets();
+// A preset by name, or NOT_FOUND listing the names.
+Result<Shape> find_shape(const std::string& name);
+
+}  // namespace zkpipe::porep

@@ -1,0 +1,139 @@
+// Vanilla proofs as JSON, for small sectors and for reading by eye (zkpipe/porep/vanilla.h).
+// Field elements are "0x" + 64 hex digits, big-endian canonical; the seed is 64 hex digits.
+#include <bit>
+
+#include <nlohmann/json.hpp>
+
+#include "json_fields.h"
+#include "zkpipe/porep/vanilla.h"
+
+namespace zkpipe::porep {
+namespace {
+
+using nlohmann::json;
+using plugins::JsonReader;
+
+using plugins::bytes_hex;
+using plugins::fr_hex;
+using plugins::fr_hexes;
+
+json column_json(const ColumnOpening& c) {
+  return {{"node", c.node}, {"labels", fr_hexes(c.labels)}, {"path", fr_hexes(c.path)}};
+}
+
+Status read_column(const JsonReader& r, const json& v, const Shape& shape, const std::string& path,
+                   ColumnOpening& c) {
+  ZKP_ASSIGN_OR_RETURN(c.node, r.u64(v, "node", path));
+  if (c.node >= shape.nodes) return r.error(path + ".node", "outside the sector");
+  ZKP_RETURN_IF_ERROR(r.frs(v, "labels", path, shape.layers, c.labels));
+  return r.frs(v, "path", path, 7 * (std::countr_zero(shape.nodes) / 3), c.path);
+}
+
+}  // namespace
+
+json vanilla_to_json(const VanillaProofs& v) {
+  json parts = json::array();
+  for (const PartitionProof& part : v.partitions) {
+    json challenges = json::array();
+    for (const ChallengeProof& p : part.challenges) {
+      json parents = json::array();
+      for (const ColumnOpening& c : p.parents) parents.push_back(column_json(c));
+      challenges.push_back({{"challenge", p.challenge},
+                            {"data", fr_hex(p.data)},
+                            {"data_path", fr_hexes(p.data_path)},
+                            {"replica", fr_hex(p.replica)},
+                            {"replica_path", fr_hexes(p.replica_path)},
+                            {"column", column_json(p.column)},
+                            {"parents", parents}});
+    }
+    parts.push_back({{"partition", part.partition}, {"challenges", challenges}});
+  }
+  return {{"type", "porep"},
+          {"version", kVanillaVersion},
+          {"shape",
+           {{"nodes", v.shape.nodes},
+            {"layers", v.shape.layers},
+            {"base_degree", v.shape.base_degree},
+            {"expansion_degree", v.shape.expansion_degree},
+            {"challenges", v.shape.challenges},
+            {"partitions", v.shape.partitions}}},
+          {"challenge_seed", bytes_hex(v.challenge_seed)},
+          {"replica_id", fr_hex(v.replica_id)},
+          {"comm_d", fr_hex(v.comms.comm_d)},
+          {"comm_c", fr_hex(v.comms.comm_c)},
+          {"comm_r_last", fr_hex(v.comms.comm_r_last)},
+          {"comm_r", fr_hex(v.comms.comm_r)},
+          {"partitions", parts}};
+}
+
+Result<VanillaProofs> vanilla_from_json(const json& j, const std::string& what) {
+  JsonReader r(what);
+  ZKP_ASSIGN_OR_RETURN(const json* type, r.at(j, "type", ""));
+  if (*type != "porep") return r.error(".type", "must be \"porep\"");
+  ZKP_ASSIGN_OR_RETURN(uint32_t version, r.u32(j, "version", ""));
+  if (version != kVanillaVersion) return r.error(".version", "unsupported version");
+  VanillaProofs v;
+  ZKP_ASSIGN_OR_RETURN(const json* shape, r.at(j, "shape", ""));
+  v.shape.name = "custom";
+  ZKP_ASSIGN_OR_RETURN(v.shape.nodes, r.u64(*shape, "nodes", ".shape"));
+  ZKP_ASSIGN_OR_RETURN(v.shape.layers, r.u32(*shape, "layers", ".shape"));
+  ZKP_ASSIGN_OR_RETURN(v.shape.base_degree, r.u32(*shape, "base_degree", ".shape"));
+  ZKP_ASSIGN_OR_RETURN(v.shape.expansion_degree, r.u32(*shape, "expansion_degree", ".shape"));
+  ZKP_ASSIGN_OR_RETURN(v.shape.challenges, r.u32(*shape, "challenges", ".shape"));
+  ZKP_ASSIGN_OR_RETURN(v.shape.partitions, r.u32(*shape, "partitions", ".shape"));
+  for (const Shape& p : shape_presets()) {
+    Shape named = v.shape;
+    named.name = p.name;
+    if (named == p) v.shape.name = p.name;
+  }
+  ZKP_RETURN_IF_ERROR(validate_shape(v.shape, what + ": .shape"));
+  ZKP_RETURN_IF_ERROR(r.bytes32(j, "challenge_seed", "", v.challenge_seed));
+  ZKP_ASSIGN_OR_RETURN(v.replica_id, r.fr(j, "replica_id", ""));
+  ZKP_ASSIGN_OR_RETURN(v.comms.comm_d, r.fr(j, "comm_d", ""));
+  ZKP_ASSIGN_OR_RETURN(v.comms.comm_c, r.fr(j, "comm_c", ""));
+  ZKP_ASSIGN_OR_RETURN(v.comms.comm_r_last, r.fr(j, "comm_r_last", ""));
+  ZKP_ASSIGN_OR_RETURN(v.comms.comm_r, r.fr(j, "comm_r", ""));
+  ZKP_ASSIGN_OR_RETURN(const json* parts, r.at(j, "partitions", ""));
+  if (!parts->is_array() || parts->empty() || parts->size() > v.shape.partitions) {
+    return r.error(".partitions", "must be an array of 1 to shape.partitions entries");
+  }
+  const uint32_t depth_d = std::countr_zero(v.shape.nodes);
+  const uint32_t path_c = 7 * (depth_d / 3);
+  for (size_t k = 0; k < parts->size(); ++k) {
+    const json& pj = (*parts)[k];
+    std::string pp = ".partitions[" + std::to_string(k) + "]";
+    PartitionProof part;
+    ZKP_ASSIGN_OR_RETURN(part.partition, r.u32(pj, "partition", pp));
+    ZKP_ASSIGN_OR_RETURN(const json* cs, r.at(pj, "challenges", pp));
+    if (!cs->is_array() || cs->size() != v.shape.challenges) {
+      return r.error(pp + ".challenges", "must be an array of shape.challenges entries");
+    }
+    for (size_t c = 0; c < cs->size(); ++c) {
+      const json& cj = (*cs)[c];
+      std::string cp = pp + ".challenges[" + std::to_string(c) + "]";
+      ChallengeProof p;
+      ZKP_ASSIGN_OR_RETURN(p.challenge, r.u64(cj, "challenge", cp));
+      ZKP_ASSIGN_OR_RETURN(p.data, r.fr(cj, "data", cp));
+      ZKP_RETURN_IF_ERROR(r.frs(cj, "data_path", cp, depth_d, p.data_path));
+      ZKP_ASSIGN_OR_RETURN(p.replica, r.fr(cj, "replica", cp));
+      ZKP_RETURN_IF_ERROR(r.frs(cj, "replica_path", cp, path_c, p.replica_path));
+      ZKP_ASSIGN_OR_RETURN(const json* col, r.at(cj, "column", cp));
+      ZKP_RETURN_IF_ERROR(read_column(r, *col, v.shape, cp + ".column", p.column));
+      ZKP_ASSIGN_OR_RETURN(const json* ps, r.at(cj, "parents", cp));
+      if (!ps->is_array() || ps->size() != v.shape.parents()) {
+        return r.error(cp + ".parents",
+                       "must be an array of " + std::to_string(v.shape.parents()) + " columns");
+      }
+      p.parents.resize(ps->size());
+      for (size_t q = 0; q < ps->size(); ++q) {
+        ZKP_RETURN_IF_ERROR(read_column(r, (*ps)[q], v.shape,
+                                        cp + ".parents[" + std::to_string(q) + "]", p.parents[q]));
+      }
+      part.challenges.push_back(std::move(p));
+    }
+    v.partitions.push_back(std::move(part));
+  }
+  return v;
+}
+
+}  // namespace zkpipe::porep

@@ -1,0 +1,247 @@
+// `zkpipe-tool prove-once`: one job through a proof-type plugin, without the pipeline: load the
+// plugin, parse (the plugin checks the vanilla proofs), find or make the params for the job's
+// circuit id (record -> seeded development setup -> PARAMS_DIR/<id>.params + .csr, or load and
+// validate them), then per partition: witness-only synthesis into buffers, a/b/c, prove_start,
+// prove_finish, verify; batch-verify all partitions; only then write the proofs.
+// Thread-safety: main thread only.
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+
+#include <fmt/core.h>
+
+#include "commands.h"
+#include "zkpipe/abi/proof_type.h"
+#include "zkpipe/groth16/params_file.h"
+#include "zkpipe/groth16/prover.h"
+#include "zkpipe/groth16/setup.h"
+#include "zkpipe/groth16/snarkjs.h"
+#include "zkpipe/groth16/verifier.h"
+#include "zkpipe/plugin.h"
+
+namespace zkpipe::tool {
+namespace {
+
+using namespace zkpipe::groth16;
+namespace fs = std::filesystem;
+
+struct OnceOptions {
+  std::string type, request, params_dir = "params", out;
+  std::vector<std::string> plugin_dirs;
+  uint64_t setup_seed = 1;
+  unsigned threads = 0;
+};
+
+double ms_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+int fail(const char* step, const Status& s) {
+  fmt::print(stderr, "prove-once: {}: {}\n", step, s.to_string());
+  return s.code() == Code::kInvalidArgument || s.code() == Code::kNotFound ? 2 : 1;
+}
+
+Status plugin_status(zkp_status rc, const char* msg, const std::string& what) {
+  if (rc == ZKP_OK) return ok_status();
+  return Status(static_cast<Code>(rc), what + ": " + msg);
+}
+
+// Owns a parsed job or a recorded R1CS of the plugin.
+struct JobHandle {
+  const zkp_proof_type* t;
+  zkp_job* job = nullptr;
+  ~JobHandle() {
+    if (job != nullptr) t->destroy_job(job);
+  }
+};
+
+Result<R1cs> record_r1cs(const zkp_proof_type* t, const zkp_job* job) {
+  char msg[1024] = "";
+  zkp_r1cs* handle = nullptr;
+  zkp_r1cs_view view{};
+  view.struct_size = sizeof view;
+  ZKP_RETURN_IF_ERROR(
+      plugin_status(t->record(job, &handle, &view, {msg, sizeof msg}), msg, "record"));
+  R1cs r;
+  r.num_inputs = view.num_inputs;
+  r.num_aux = view.num_aux;
+  auto copy = [&](SparseMatrix& m, const zkp_sparse_matrix& v) {
+    m.row_begin.assign(v.row_begin, v.row_begin + view.num_constraints + 1);
+    m.column.assign(v.column, v.column + v.terms);
+    const Fr* values = reinterpret_cast<const Fr*>(v.value);
+    m.value.assign(values, values + v.terms);
+  };
+  copy(r.a, view.a);
+  copy(r.b, view.b);
+  copy(r.c, view.c);
+  t->destroy_r1cs(handle);
+  ZKP_RETURN_IF_ERROR(r.validate("the R1CS the plugin recorded"));
+  return r;
+}
+
+// The params for `id`: loaded (validated) when PARAMS_DIR/<id>.params exists, else made.
+Result<std::pair<ProvingKey, R1cs>> params_for(const OnceOptions& o, const zkp_proof_type* t,
+                                               const zkp_job* job, const std::string& id) {
+  const std::string path = (fs::path(o.params_dir) / (id + ".params")).string();
+  if (fs::exists(path)) {
+    ParamsLoadOptions lo;
+    lo.threads = o.threads;
+    ZKP_ASSIGN_OR_RETURN(ProvingKey pk, load_params(path, lo));
+    ZKP_ASSIGN_OR_RETURN(R1cs r1cs, load_r1cs_cache(path + ".csr"));
+    fmt::print("params      loaded {} (validated)\n", path);
+    return std::make_pair(std::move(pk), std::move(r1cs));
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  ZKP_ASSIGN_OR_RETURN(R1cs r1cs, record_r1cs(t, job));
+  const double record_ms = ms_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  SetupOptions so;
+  so.threads = o.threads;
+  ZKP_ASSIGN_OR_RETURN(ProvingKey pk, setup(r1cs, ToxicWaste::from_seed(o.setup_seed), so));
+  fs::create_directories(o.params_dir);
+  ZKP_RETURN_IF_ERROR(write_params(path, pk));
+  ZKP_RETURN_IF_ERROR(write_r1cs_cache(path + ".csr", r1cs));
+  fmt::print("params      made {} (record {:.0f} ms, setup {:.0f} ms; {})\n", path, record_ms,
+             ms_since(t0), kNotACeremony);
+  return std::make_pair(std::move(pk), std::move(r1cs));
+}
+
+int run_once(const OnceOptions& o) {
+  std::vector<std::string> dirs = o.plugin_dirs.empty() ? default_plugin_dirs() : o.plugin_dirs;
+  PluginRegistry registry(dirs);
+  auto loaded = registry.load(o.type, ZKP_KIND_PROOF_TYPE);
+  if (!loaded.ok()) return fail("plugin", loaded.status());
+  if (!(*loaded)->available()) return fail("plugin", (*loaded)->init_status);
+  const auto* t = (*loaded)->table<zkp_proof_type>();
+
+  std::ifstream in(o.request, std::ios::binary);
+  if (!in) return fail("request", not_found(o.request + ": cannot open"));
+  std::vector<uint8_t> bytes(std::istreambuf_iterator<char>(in), {});
+  auto t0 = std::chrono::steady_clock::now();
+  char msg[4096] = "";
+  JobHandle job{t};
+  if (auto s = plugin_status(
+          t->parse(bytes.data(), bytes.size(), o.request.c_str(), &job.job, {msg, sizeof msg}), msg,
+          "parse");
+      !s.ok()) {
+    return fail("parse", s);
+  }
+  zkp_job_info info{};
+  info.struct_size = sizeof info;
+  if (auto s = plugin_status(t->info(job.job, &info, {msg, sizeof msg}), msg, "info"); !s.ok()) {
+    return fail("info", s);
+  }
+  fmt::print("parse       {:9.1f} ms: {} partition(s) of {} ({} constraints, {} public inputs)\n",
+             ms_since(t0), info.partitions, info.circuit_id, info.num_constraints,
+             info.num_inputs - 1);
+  auto params = params_for(o, t, job.job, info.circuit_id);
+  if (!params.ok()) return fail("params", params.status());
+  const auto& [pk, r1cs] = *params;
+  if (r1cs.num_inputs != info.num_inputs || r1cs.num_aux != info.num_aux ||
+      r1cs.num_constraints() != info.num_constraints) {
+    return fail("params", invalid_argument("the cached R1CS does not match the job's circuit " +
+                                           std::string(info.circuit_id)));
+  }
+  const PreparedVerifyingKey pvk(pk.vk);
+  const size_t n = pk.domain_size;
+  std::vector<Proof> proofs;
+  std::vector<std::vector<Fr>> publics;
+  for (uint32_t p = 0; p < info.partitions; ++p) {
+    t0 = std::chrono::steady_clock::now();
+    std::vector<Fr> inputs(info.num_inputs), aux(info.num_aux), a(n), b(n), c(n);
+    if (auto s = plugin_status(
+            t->synthesize(job.job, p, reinterpret_cast<zkp_fr*>(inputs.data()), inputs.size(),
+                          reinterpret_cast<zkp_fr*>(aux.data()), aux.size(), {msg, sizeof msg}),
+            msg, "synthesize");
+        !s.ok()) {
+      return fail("synthesize", s);
+    }
+    const WitnessView w{inputs, aux};
+    if (auto s = evaluate_abc(r1cs, w, a.data(), b.data(), c.data(), n, o.threads); !s.ok()) {
+      return fail("a/b/c", s);
+    }
+    const double synth_ms = ms_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    ProverOptions po;
+    po.threads = o.threads;
+    auto pending = prove_start(pk, {w, a.data(), b.data(), c.data(), n}, po);
+    if (!pending.ok()) return fail("prove_start", pending.status());
+    const double start_ms = ms_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    auto proof = prove_finish(std::move(pending).value(), ProverRandomness::secure(), po);
+    if (!proof.ok()) return fail("prove_finish", proof.status());
+    const double finish_ms = ms_since(t0);
+    std::vector<Fr> x(info.num_inputs - 1);
+    if (auto s = plugin_status(t->public_inputs(job.job, p, reinterpret_cast<zkp_fr*>(x.data()),
+                                                x.size(), {msg, sizeof msg}),
+                               msg, "public_inputs");
+        !s.ok()) {
+      return fail("public inputs", s);
+    }
+    t0 = std::chrono::steady_clock::now();
+    auto ok = verify(pvk, *proof, x);
+    if (!ok.ok()) return fail("verify", ok.status());
+    if (!*ok) {
+      return fail("verify", internal_error(fmt::format(
+                                "partition {}: the proof does not verify; nothing written", p)));
+    }
+    fmt::print(
+        "partition {} synthesis {:.1f} ms, prove_start {:.1f} ms, prove_finish {:.1f} ms, "
+        "verify {:.1f} ms: OK\n",
+        p, synth_ms, start_ms, finish_ms, ms_since(t0));
+    proofs.push_back(*proof);
+    publics.push_back(std::move(x));
+  }
+  t0 = std::chrono::steady_clock::now();
+  auto batch = verify_batch(pvk, proofs, publics, o.threads);
+  if (!batch.ok() || !*batch) {
+    return fail("verify", internal_error("the batch of partition proofs does not verify"));
+  }
+  fmt::print("batch verify {:.1f} ms: OK ({} proofs)\n", ms_since(t0), proofs.size());
+  if (!o.out.empty()) {
+    fs::create_directories(o.out);
+    std::string all;
+    for (size_t p = 0; p < proofs.size(); ++p) {
+      std::string bytes192(kProofBytes, '\0');
+      encode_proof(proofs[p], reinterpret_cast<uint8_t*>(bytes192.data()));
+      all += bytes192;
+      std::ofstream(o.out + fmt::format("/proof_{}.json", p)) << export_snarkjs_proof(proofs[p]);
+      std::ofstream(o.out + fmt::format("/public_{}.json", p)) << export_snarkjs_public(publics[p]);
+    }
+    std::ofstream(o.out + "/proofs.bin", std::ios::binary) << all;
+    std::ofstream vk(o.out + "/verification_key.json");
+    vk << export_snarkjs_vk(pk.vk);
+    vk.close();
+    if (!vk) return fail("write", internal_error(o.out + ": cannot write"));
+    fmt::print(
+        "wrote       {}/proofs.bin ({} x 192 bytes, partition order), proof_K.json, "
+        "public_K.json, verification_key.json\n",
+        o.out, proofs.size());
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_prove_once(CLI::App& app, int* exit_code) {
+  auto o = std::make_shared<OnceOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "prove-once",
+      "Prove one request through a proof-type plugin without the pipeline: parse, params (made "
+      "once per circuit), synthesize, prove, verify; exit 0 when every partition verifies");
+  cmd->add_option("--type", o->type, "proof-type plugin (porep, snapdeals)")->required();
+  cmd->add_option("--request", o->request, "request file (vanilla proofs)")->required();
+  cmd->add_option("--params-dir", o->params_dir,
+                  "where <circuit id>.params (+ .csr) are kept (default: ./params)");
+  cmd->add_option("--setup-seed", o->setup_seed,
+                  "seed of the development setup when params are made (NOT a ceremony)");
+  cmd->add_option("--plugin-dir", o->plugin_dirs, "plugin directory (default: beside the tool)");
+  cmd->add_option("--threads", o->threads, "worker threads (0: all)");
+  cmd->add_option("--out", o->out, "write proofs.bin and snarkjs JSON files here");
+  cmd->callback(
+      [o, exit_code] { *exit_code = guarded("prove-once", [&] { return run_once(*o); }); });
+}
+
+}  // namespace zkpipe::tool
