@@ -3,7 +3,9 @@
 # ways, for the cubic and mimc example circuits: snarkjs verifies zkpipe's proofs and rejects them
 # with a public input changed, snarkjs accepts zkpipe's .r1cs/.wtns, and zkpipe's verifier accepts
 # snarkjs's proofs (from a power-10 ptau with fixed entropy) and rejects them when tampered, and
-# zkpipe proves with snarkjs's .zkey (groth16 prove-zkey) a proof snarkjs verifies.
+# zkpipe proves with snarkjs's .zkey (groth16 prove-zkey) a proof snarkjs verifies. Then the
+# proof types end to end (porep and snapdeals, tiny and 2KiB): seal, vanilla proofs, prove-once
+# through the plugins, snarkjs verifies every partition's proof.
 # Needs BUILD_DIR/bin/zkpipe-tool, node and npm; snarkjs and the prepared ptau are cached under
 # BUILD_DIR/interop. One line per check, a summary, exit 1 on any failure.
 set -euo pipefail
@@ -206,6 +208,72 @@ run_circuit() {
 
 run_circuit cubic --circuit cubic --seed 1
 run_circuit mimc --circuit mimc --size 100 --seed 2
+
+# flip_byte IN OUT OFFSET: a copy of IN with the byte at OFFSET (from the end when negative)
+# changed.
+flip_byte() {
+  node -e '
+    const fs = require("fs");
+    const b = fs.readFileSync(process.argv[1]);
+    const i = Number(process.argv[3]);
+    b[i < 0 ? b.length + i : i] ^= 0x5a;
+    fs.writeFileSync(process.argv[2], b);' "$1" "$2" "$3"
+}
+
+# expect_output WANT COMMAND...: COMMAND exits 2 (bad input) and prints WANT.
+expect_output() {
+  local want=$1 out rc=0
+  shift
+  out=$("$@" 2>&1) || rc=$?
+  printf '%s\n' "$out"
+  [[ $rc -eq 2 ]] && grep -qF -- "$want" <<<"$out"
+}
+
+# run_proof_type TYPE SHAPE: a synthetic sector end to end through the TYPE plugin: seal (for
+# snapdeals an empty sector, then the update), vanilla proofs, the native check, prove-once
+# (params made once per circuit, every partition verified, batch verified), snarkjs verifies
+# each partition's proof and rejects it against another partition's public inputs; a tampered
+# and a truncated request are refused before any proving work.
+run_proof_type() {
+  local type=$1 shape=$2 dir="$WORK/$1-$2" name="$1 $2"
+  mkdir -p "$dir"
+  local vanilla="$dir/vanilla.bin"
+  if [[ $type == porep ]]; then
+    check "$name: porep seal" 0 "$TOOL" porep seal --shape "$shape" --seed "$shape" \
+      --out "$dir/sector" || return
+    check "$name: porep vanilla (every partition)" 0 "$TOOL" porep vanilla --sector \
+      "$dir/sector" --challenge-seed "c-$shape" --out "$vanilla" || return
+  else
+    check "$name: porep seal --empty (the sector key)" 0 "$TOOL" porep seal --shape "$shape" \
+      --empty --seed "$shape" --out "$dir/sector" || return
+    check "$name: snapdeals update (every partition)" 0 "$TOOL" snapdeals update --sector \
+      "$dir/sector" --data-seed "d-$shape" --out "$vanilla" || return
+  fi
+  check "$name: $type check accepts the vanilla proofs" 0 "$TOOL" "$type" check "$vanilla" || true
+  check "$name: prove-once proves and verifies every partition" 0 "$TOOL" prove-once \
+    --type "$type" --request "$vanilla" --params-dir "$WORK/params" --out "$dir/out" || return
+  check "$name: snarkjs verifies partition 0" 0 snarkjs groth16 verify \
+    "$dir/out/verification_key.json" "$dir/out/public_0.json" "$dir/out/proof_0.json" || true
+  check "$name: snarkjs verifies partition 1" 0 snarkjs groth16 verify \
+    "$dir/out/verification_key.json" "$dir/out/public_1.json" "$dir/out/proof_1.json" || true
+  check "$name: snarkjs rejects partition 1's proof with partition 0's public inputs" 0 \
+    snarkjs_rejects "$dir/out/verification_key.json" "$dir/out/public_0.json" \
+    "$dir/out/proof_1.json" || true
+  flip_byte "$vanilla" "$dir/tampered.bin" -40
+  check "$name: prove-once refuses a tampered path element, naming the partition" 0 \
+    expect_output "partition 1, challenge" "$TOOL" prove-once --type "$type" \
+    --request "$dir/tampered.bin" --params-dir "$WORK/params" || true
+  head -c 300 "$vanilla" >"$dir/truncated.bin"
+  check "$name: prove-once refuses a truncated request, naming the byte offset" 0 \
+    expect_output "byte offset" "$TOOL" prove-once --type "$type" \
+    --request "$dir/truncated.bin" --params-dir "$WORK/params" || true
+}
+
+for type in porep snapdeals; do
+  for shape in tiny 2KiB; do
+    run_proof_type "$type" "$shape"
+  done
+done
 
 echo "interop: $passed passed, $failed failed (snarkjs $SNARKJS_VERSION, logs in $WORK)"
 [[ $failed -eq 0 ]]

@@ -1,0 +1,128 @@
+// zkpipe-bench-synthesis: what synthesizing one partition costs for each proof type and preset,
+// as the engine runs it: witness-only synthesis into buffers, then a/b/c by the sparse products
+// over the recorded R1CS, on one core; constraints per second per core; and, with --prove, the
+// Groth16 prove time of the same partition (seeded development setup) for the synthesis/prove
+// ratio. Values are a blank partition (zeros): the gadgets do the same work on any values.
+// Thread-safety: main thread only.
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+
+#include "zkpipe/groth16/prover.h"
+#include "zkpipe/groth16/setup.h"
+#include "zkpipe/porep/circuit.h"
+#include "zkpipe/snapdeals/circuit.h"
+
+namespace {
+
+using namespace zkpipe;
+using namespace zkpipe::groth16;
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+struct Case {
+  std::string type, shape;
+  std::function<void(ConstraintSystem&)> synthesize;
+};
+
+int run_case(const Case& c, int runs, bool prove, unsigned threads) {
+  auto rec = ConstraintSystem::recorder();
+  auto t = Clock::now();
+  c.synthesize(rec);
+  const double record_s = seconds(t);
+  R1cs r1cs = rec.take_r1cs();
+  const uint64_t m = r1cs.num_constraints();
+  const uint64_t n = r1cs.domain_size();
+  std::vector<Fr> inputs(r1cs.num_inputs), aux(r1cs.num_aux), a(n), b(n), cc(n);
+  std::vector<double> witness_s, abc_s;
+  for (int r = 0; r < runs; ++r) {
+    t = Clock::now();
+    auto cs = ConstraintSystem::witness({inputs, aux});
+    c.synthesize(cs);
+    if (!cs.finish().ok()) return 1;
+    witness_s.push_back(seconds(t));
+    t = Clock::now();
+    if (!evaluate_abc(r1cs, {inputs, aux}, a.data(), b.data(), cc.data(), n, 1).ok()) return 1;
+    abc_s.push_back(seconds(t));
+  }
+  const double w = median(witness_s), s = median(abc_s);
+  uint64_t terms = r1cs.a.terms() + r1cs.b.terms() + r1cs.c.terms();
+  std::string prove_text = "-";
+  if (prove) {
+    SetupOptions so;
+    so.threads = threads;
+    auto pk = setup(r1cs, ToxicWaste::from_seed(1), so);
+    if (!pk.ok()) return 1;
+    std::vector<double> prove_s;
+    for (int r = 0; r < std::max(1, runs / 2); ++r) {
+      t = Clock::now();
+      ProverOptions po;
+      po.threads = threads;
+      auto proof = groth16::prove(*pk, {{inputs, aux}, a.data(), b.data(), cc.data(), n},
+                                  ProverRandomness::secure(), po);
+      if (!proof.ok()) return 1;
+      prove_s.push_back(seconds(t));
+    }
+    const double p = median(prove_s);
+    prove_text = fmt::format("{:.2f} s ({} thr), synthesis {:.1f}%", p, threads, 100 * (w + s) / p);
+  }
+  fmt::print(
+      "{:<10} {:<7} constraints {:>9}  terms/row {:4.1f}  domain 2^{:<2}  record {:6.2f} s  "
+      "witness {:7.1f} ms  a/b/c {:7.1f} ms  {:5.2f} M constraints/s/core  prove {}\n",
+      c.type, c.shape, m, double(terms) / m, std::countr_zero(n), record_s, 1e3 * w, 1e3 * s,
+      m / (w + s) / 1e6, prove_text);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"zkpipe-bench-synthesis: per-partition synthesis cost of the proof types"};
+  std::vector<std::string> types = {"porep", "snapdeals"};
+  std::vector<std::string> shapes = {"tiny", "2KiB", "8MiB", "512MiB"};
+  int runs = 3;
+  bool prove = false;
+  unsigned threads = 0;
+  app.add_option("--type", types, "porep, snapdeals")->delimiter(',');
+  app.add_option("--shape", shapes, "presets")->delimiter(',');
+  app.add_option("--runs", runs, "runs per case (median)");
+  app.add_flag("--prove", prove, "also set up and prove each case (slow for large presets)");
+  app.add_option("--threads", threads, "prover threads (0: all); synthesis runs on one core");
+  CLI11_PARSE(app, argc, argv);
+  for (const std::string& type : types) {
+    for (const std::string& name : shapes) {
+      Case c{type, name, {}};
+      if (type == "porep") {
+        auto shape = porep::find_shape(name);
+        if (!shape.ok()) return fmt::print(stderr, "{}\n", shape.status().message()), 2;
+        auto v = std::make_shared<porep::VanillaProofs>(porep::blank_proofs(*shape));
+        c.synthesize = [v](ConstraintSystem& cs) { porep::synthesize_partition(cs, *v, 0); };
+      } else if (type == "snapdeals") {
+        auto shape = snapdeals::find_shape(name);
+        if (!shape.ok()) return fmt::print(stderr, "{}\n", shape.status().message()), 2;
+        auto v = std::make_shared<snapdeals::VanillaProofs>(snapdeals::blank_proofs(*shape));
+        c.synthesize = [v](ConstraintSystem& cs) { snapdeals::synthesize_partition(cs, *v, 0); };
+      } else {
+        fmt::print(stderr, "unknown --type {}\n", type);
+        return 2;
+      }
+      if (run_case(c, runs, prove, threads) != 0) return 1;
+    }
+  }
+  return 0;
+}
