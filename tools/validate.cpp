@@ -126,15 +126,15 @@ void check_config(const std::string& path, const Options& opt, std::vector<Row>&
 }
 
 void print_table(const std::vector<Row>& rows) {
-  fmt::print("{:<34} {:<14} {:<7} {:<8} {:<4} {:<12} {}\n", "SOURCE", "PLUGIN", "KIND", "VERSION",
+  fmt::print("{:<34} {:<14} {:<10} {:<8} {:<4} {:<12} {}\n", "SOURCE", "PLUGIN", "KIND", "VERSION",
              "ABI", "STATUS", "REASON");
   for (const auto& r : rows) {
     std::string reason = r.reason;
     if (r.status == "PASS" && r.plugin != "(config)") {
       reason = fmt::format("self-test {:.1f} ms; {}", r.self_test_ms, r.build_tag);
     }
-    fmt::print("{:<34} {:<14} {:<7} {:<8} {:<4} {:<12} {}\n", r.source, r.plugin, r.kind, r.version,
-               r.abi, r.status, reason);
+    fmt::print("{:<34} {:<14} {:<10} {:<8} {:<4} {:<12} {}\n", r.source, r.plugin, r.kind,
+               r.version, r.abi, r.status, reason);
   }
 }
 
