@@ -185,7 +185,9 @@ int run_once(const OnceOptions& o) {
     if (!ok.ok()) return fail("verify", ok.status());
     if (!*ok) {
       return fail("verify", internal_error(fmt::format(
-                                "partition {}: the proof does not verify; nothing written", p)));
+                                "partition {}: the proof does not verify; nothing written (params "
+                                "kept from an older build of this circuit? remove {}/{}.params)",
+                                p, o.params_dir, info.circuit_id)));
     }
     fmt::print(
         "partition {} synthesis {:.1f} ms, prove_start {:.1f} ms, prove_finish {:.1f} ms, "

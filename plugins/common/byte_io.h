@@ -94,4 +94,35 @@ class Reader {
   size_t start_ = 0;
 };
 
+// The common head of every vanilla-proof file: "ZKPVANIL", u32 version (1), u32 proof type.
+inline constexpr char kVanillaMagic[] = "ZKPVANIL";
+inline constexpr uint32_t kVanillaVersion = 1;
+
+inline void write_vanilla_header(Writer& w, uint32_t type) {
+  w.bytes(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(kVanillaMagic), 8));
+  w.u32(kVanillaVersion);
+  w.u32(type);
+}
+
+// Reads and checks the head; `type_name` names the expected type in the message.
+inline Status read_vanilla_header(Reader& r, std::span<const uint8_t> bytes, uint32_t type,
+                                  const std::string& type_name) {
+  ZKP_RETURN_IF_ERROR(r.need(8, "the magic"));
+  if (std::memcmp(bytes.data(), kVanillaMagic, 8) != 0) {
+    return r.error("not a zkpipe vanilla proof file (the magic is not \"ZKPVANIL\")");
+  }
+  ZKP_RETURN_IF_ERROR(r.le(8, "the magic").status());
+  ZKP_ASSIGN_OR_RETURN(uint32_t version, r.u32("the version"));
+  if (version != kVanillaVersion) {
+    return r.error("version " + std::to_string(version) + " is not supported (this build reads " +
+                   std::to_string(kVanillaVersion) + ")");
+  }
+  ZKP_ASSIGN_OR_RETURN(uint32_t got, r.u32("the proof type"));
+  if (got != type) {
+    return r.error("proof type " + std::to_string(got) + " is not " + type_name + " (" +
+                   std::to_string(type) + ")");
+  }
+  return ok_status();
+}
+
 }  // namespace zkpipe::plugins

@@ -197,3 +197,27 @@ struct ProofTypeEntries {
 };
 
 }  // namespace zkpipe::plugins
+
+// Exports a proof-type plugin: its init (keeps the host table), its self-test (RunSelfTest:
+// Status()) and the ABI entry points over Parse. Use once, at namespace scope, in one .cpp.
+#define ZKP_EXPORT_PROOF_TYPE(kName, kVersion, Parse, RunSelfTest)                               \
+  namespace {                                                                                    \
+  zkp_status zkp_proof_type_init(const zkp_host* host, zkp_error err) {                          \
+    return ::zkpipe::sdk::guard(err, [&] { ::zkpipe::sdk::set_host(host); });                    \
+  }                                                                                              \
+  zkp_status zkp_proof_type_self_test(zkp_error err) {                                           \
+    return ::zkpipe::sdk::guard(err, [] { return RunSelfTest(); });                              \
+  }                                                                                              \
+  using ZkpProofTypeEntries = ::zkpipe::plugins::ProofTypeEntries<Parse>;                        \
+  }                                                                                              \
+  ZKP_EXPORT_PLUGIN(zkp_proof_type) = {                                                          \
+      ::zkpipe::sdk::header<zkp_proof_type>(ZKP_KIND_PROOF_TYPE, kName, kVersion, ZKP_BUILD_TAG, \
+                                            zkp_proof_type_init, zkp_proof_type_self_test),      \
+      ZkpProofTypeEntries::parse,                                                                \
+      ZkpProofTypeEntries::destroy_job,                                                          \
+      ZkpProofTypeEntries::info,                                                                 \
+      ZkpProofTypeEntries::synthesize,                                                           \
+      ZkpProofTypeEntries::public_inputs,                                                        \
+      ZkpProofTypeEntries::record,                                                               \
+      ZkpProofTypeEntries::destroy_r1cs,                                                         \
+  }

@@ -36,12 +36,27 @@ Fr replica_id_from_seed(const Seed& seed) {
   return sha_fr(m);
 }
 
-Fr data_node(const Seed& seed, uint64_t node) {
-  std::string tag = "zkpipe porep data";
+Fr seeded_node(std::string_view tag, const Seed& seed, uint64_t node) {
   std::vector<uint8_t> m(tag.begin(), tag.end());
   m.insert(m.end(), seed.begin(), seed.end());
   put_u64_le(m, node);
   return sha_fr(m);
+}
+
+Fr data_node(const Seed& seed, uint64_t node) {
+  return seeded_node("zkpipe porep data", seed, node);
+}
+
+uint64_t challenge_bits(std::string_view tag, std::span<const uint8_t> key, uint32_t partition,
+                        uint32_t index) {
+  std::vector<uint8_t> m(tag.begin(), tag.end());
+  m.insert(m.end(), key.begin(), key.end());
+  for (int b = 0; b < 4; ++b) m.push_back(static_cast<uint8_t>(partition >> (8 * b)));
+  for (int b = 0; b < 4; ++b) m.push_back(static_cast<uint8_t>(index >> (8 * b)));
+  auto d = gadgets::sha256(m);
+  uint64_t x = 0;
+  for (int b = 7; b >= 0; --b) x = (x << 8) | d[b];
+  return x;
 }
 
 Fr compute_label(const Fr& replica_id, uint32_t layer, uint64_t node,
@@ -60,17 +75,10 @@ Fr compute_label(const Fr& replica_id, uint32_t layer, uint64_t node,
 
 uint64_t derive_challenge(const Fr& replica_id, const Seed& challenge_seed, uint32_t partition,
                           uint32_t index, uint64_t nodes) {
-  std::string tag = "zkpipe porep challenge";
-  std::vector<uint8_t> m(tag.begin(), tag.end());
   auto id = gadgets::fr_to_le_bytes(replica_id);
-  m.insert(m.end(), id.begin(), id.end());
-  m.insert(m.end(), challenge_seed.begin(), challenge_seed.end());
-  for (int b = 0; b < 4; ++b) m.push_back(static_cast<uint8_t>(partition >> (8 * b)));
-  for (int b = 0; b < 4; ++b) m.push_back(static_cast<uint8_t>(index >> (8 * b)));
-  auto d = gadgets::sha256(m);
-  uint64_t x = 0;
-  for (int b = 7; b >= 0; --b) x = (x << 8) | d[b];
-  return 1 + x % (nodes - 1);
+  std::vector<uint8_t> key(id.begin(), id.end());
+  key.insert(key.end(), challenge_seed.begin(), challenge_seed.end());
+  return 1 + challenge_bits("zkpipe porep challenge", key, partition, index) % (nodes - 1);
 }
 
 SealedSector seal(const Shape& shape, const Seed& seed, unsigned threads,

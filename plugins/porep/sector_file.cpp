@@ -84,17 +84,12 @@ Result<SealedSector> load_sector(const std::string& path, unsigned threads) {
         "is " + std::to_string(shape_bytes.size()) + " bytes, not " + std::to_string(kShapeBytes));
   }
   SealedSector s;
-  s.shape.name = "custom";
   s.shape.nodes = le(shape_bytes.data(), 8);
   uint32_t* fields[5] = {&s.shape.layers, &s.shape.base_degree, &s.shape.expansion_degree,
                          &s.shape.challenges, &s.shape.partitions};
   for (int f = 0; f < 5; ++f)
     *fields[f] = static_cast<uint32_t>(le(shape_bytes.data() + 8 + 4 * f, 4));
-  for (const Shape& p : shape_presets()) {
-    Shape named = s.shape;
-    named.name = p.name;
-    if (named == p) s.shape.name = p.name;
-  }
+  name_after_preset(s.shape);
   ZKP_RETURN_IF_ERROR(validate_shape(s.shape, path + ": section 'shape'"));
   std::vector<Fr> id(1);
   ZKP_RETURN_IF_ERROR(read_elements(r, kShapeSection, shape_bytes.subspan(28), id, 0, 28));

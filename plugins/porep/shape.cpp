@@ -16,12 +16,32 @@ uint32_t Shape::num_public_inputs() const {
   return 4 + challenges * (1 + parents());
 }
 
+Status validate_sector_nodes(uint64_t nodes, const std::string& what) {
+  if (nodes < 8 || !std::has_single_bit(nodes) || std::countr_zero(nodes) % 3 != 0) {
+    return invalid_argument(what + ": nodes must be a power of 8 (8, 64, 512, ...), not " +
+                            std::to_string(nodes));
+  }
+  if (nodes > (uint64_t{1} << 36)) {
+    return invalid_argument(what + ": nodes above 2^36 (2 TiB) are not supported");
+  }
+  return ok_status();
+}
+
+Status validate_partitioning(uint32_t challenges, uint32_t partitions, const std::string& what) {
+  if (challenges < 1 || challenges > 1024) {
+    return invalid_argument(what + ": challenges must be in [1, 1024], not " +
+                            std::to_string(challenges));
+  }
+  if (partitions < 1 || partitions > 64) {
+    return invalid_argument(what + ": partitions must be in [1, 64], not " +
+                            std::to_string(partitions));
+  }
+  return ok_status();
+}
+
 Status validate_shape(const Shape& s, const std::string& what) {
   auto bad = [&](const std::string& m) { return invalid_argument(what + ": " + m); };
-  if (s.nodes < 8 || !std::has_single_bit(s.nodes) || std::countr_zero(s.nodes) % 3 != 0) {
-    return bad("nodes must be a power of 8 (8, 64, 512, ...), not " + std::to_string(s.nodes));
-  }
-  if (s.nodes > (uint64_t{1} << 36)) return bad("nodes above 2^36 (2 TiB) are not supported");
+  ZKP_RETURN_IF_ERROR(validate_sector_nodes(s.nodes, what));
   if (s.layers != 2 && s.layers != 4 && s.layers != 8 && s.layers != 11) {
     return bad("layers must be 2, 4, 8 or 11 (a column is hashed by Poseidon of that arity), not " +
                std::to_string(s.layers));
@@ -32,13 +52,7 @@ Status validate_shape(const Shape& s, const std::string& what) {
   if (s.expansion_degree > 32) {
     return bad("expansion_degree must be in [0, 32], not " + std::to_string(s.expansion_degree));
   }
-  if (s.challenges < 1 || s.challenges > 1024) {
-    return bad("challenges must be in [1, 1024], not " + std::to_string(s.challenges));
-  }
-  if (s.partitions < 1 || s.partitions > 64) {
-    return bad("partitions must be in [1, 64], not " + std::to_string(s.partitions));
-  }
-  return ok_status();
+  return validate_partitioning(s.challenges, s.partitions, what);
 }
 
 const std::vector<Shape>& shape_presets() {
@@ -52,6 +66,15 @@ const std::vector<Shape>& shape_presets() {
       {"512MiB", uint64_t{1} << 24, 2, 6, 8, 2, 2},
   };
   return presets;
+}
+
+void name_after_preset(Shape& s) {
+  s.name = "custom";
+  for (const Shape& p : shape_presets()) {
+    Shape named = s;
+    named.name = p.name;
+    if (named == p) s.name = p.name;
+  }
 }
 
 Result<Shape> find_shape(const std::string& name) {

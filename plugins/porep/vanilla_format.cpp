@@ -59,9 +59,7 @@ Status read_challenge(Reader& r, const Shape& shape, ChallengeProof& p, const st
 
 std::vector<uint8_t> encode_vanilla(const VanillaProofs& v) {
   Writer w;
-  w.bytes(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(kVanillaMagic), 8));
-  w.u32(kVanillaVersion);
-  w.u32(kVanillaTypePorep);
+  plugins::write_vanilla_header(w, kVanillaTypePorep);
   w.u64(v.shape.nodes);
   for (uint32_t x : {v.shape.layers, v.shape.base_degree, v.shape.expansion_degree,
                      v.shape.challenges, v.shape.partitions}) {
@@ -90,33 +88,15 @@ std::vector<uint8_t> encode_vanilla(const VanillaProofs& v) {
 
 Result<VanillaProofs> decode_vanilla(std::span<const uint8_t> bytes, const std::string& what) {
   Reader r(bytes, what);
-  ZKP_RETURN_IF_ERROR(r.need(8, "the magic"));
-  if (std::memcmp(bytes.data(), kVanillaMagic, 8) != 0) {
-    return r.error("not a zkpipe vanilla proof file (the magic is not \"ZKPVANIL\")");
-  }
-  ZKP_RETURN_IF_ERROR(r.le(8, "the magic").status());
-  ZKP_ASSIGN_OR_RETURN(uint32_t version, r.u32("the version"));
-  if (version != kVanillaVersion) {
-    return r.error("version " + std::to_string(version) + " is not supported (this build reads " +
-                   std::to_string(kVanillaVersion) + ")");
-  }
-  ZKP_ASSIGN_OR_RETURN(uint32_t type, r.u32("the proof type"));
-  if (type != kVanillaTypePorep) {
-    return r.error("proof type " + std::to_string(type) + " is not porep (1)");
-  }
+  ZKP_RETURN_IF_ERROR(plugins::read_vanilla_header(r, bytes, kVanillaTypePorep, "porep"));
   VanillaProofs v;
-  v.shape.name = "custom";
   ZKP_ASSIGN_OR_RETURN(v.shape.nodes, r.u64("the shape's nodes"));
   ZKP_ASSIGN_OR_RETURN(v.shape.layers, r.u32("the shape's layers"));
   ZKP_ASSIGN_OR_RETURN(v.shape.base_degree, r.u32("the shape's base_degree"));
   ZKP_ASSIGN_OR_RETURN(v.shape.expansion_degree, r.u32("the shape's expansion_degree"));
   ZKP_ASSIGN_OR_RETURN(v.shape.challenges, r.u32("the shape's challenges"));
   ZKP_ASSIGN_OR_RETURN(v.shape.partitions, r.u32("the shape's partitions"));
-  for (const Shape& p : shape_presets()) {
-    Shape named = v.shape;
-    named.name = p.name;
-    if (named == p) v.shape.name = p.name;
-  }
+  name_after_preset(v.shape);
   ZKP_RETURN_IF_ERROR(validate_shape(v.shape, what + ": the shape at byte offset 16"));
   ZKP_RETURN_IF_ERROR(r.bytes32(v.challenge_seed, "the challenge seed"));
   ZKP_ASSIGN_OR_RETURN(v.replica_id, r.fr("the replica id"));

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "byte_io.h"
 #include "json_fields.h"
 #include "zkpipe/porep/vanilla.h"
 
@@ -49,7 +50,7 @@ json vanilla_to_json(const VanillaProofs& v) {
     parts.push_back({{"partition", part.partition}, {"challenges", challenges}});
   }
   return {{"type", "porep"},
-          {"version", kVanillaVersion},
+          {"version", plugins::kVanillaVersion},
           {"shape",
            {{"nodes", v.shape.nodes},
             {"layers", v.shape.layers},
@@ -71,21 +72,16 @@ Result<VanillaProofs> vanilla_from_json(const json& j, const std::string& what) 
   ZKP_ASSIGN_OR_RETURN(const json* type, r.at(j, "type", ""));
   if (*type != "porep") return r.error(".type", "must be \"porep\"");
   ZKP_ASSIGN_OR_RETURN(uint32_t version, r.u32(j, "version", ""));
-  if (version != kVanillaVersion) return r.error(".version", "unsupported version");
+  if (version != plugins::kVanillaVersion) return r.error(".version", "unsupported version");
   VanillaProofs v;
   ZKP_ASSIGN_OR_RETURN(const json* shape, r.at(j, "shape", ""));
-  v.shape.name = "custom";
   ZKP_ASSIGN_OR_RETURN(v.shape.nodes, r.u64(*shape, "nodes", ".shape"));
   ZKP_ASSIGN_OR_RETURN(v.shape.layers, r.u32(*shape, "layers", ".shape"));
   ZKP_ASSIGN_OR_RETURN(v.shape.base_degree, r.u32(*shape, "base_degree", ".shape"));
   ZKP_ASSIGN_OR_RETURN(v.shape.expansion_degree, r.u32(*shape, "expansion_degree", ".shape"));
   ZKP_ASSIGN_OR_RETURN(v.shape.challenges, r.u32(*shape, "challenges", ".shape"));
   ZKP_ASSIGN_OR_RETURN(v.shape.partitions, r.u32(*shape, "partitions", ".shape"));
-  for (const Shape& p : shape_presets()) {
-    Shape named = v.shape;
-    named.name = p.name;
-    if (named == p) v.shape.name = p.name;
-  }
+  name_after_preset(v.shape);
   ZKP_RETURN_IF_ERROR(validate_shape(v.shape, what + ": .shape"));
   ZKP_RETURN_IF_ERROR(r.bytes32(j, "challenge_seed", "", v.challenge_seed));
   ZKP_ASSIGN_OR_RETURN(v.replica_id, r.fr(j, "replica_id", ""));

@@ -20,22 +20,12 @@ std::string Shape::circuit_id() const {
 }
 
 Status validate_shape(const Shape& s, const std::string& what) {
-  auto bad = [&](const std::string& m) { return invalid_argument(what + ": " + m); };
-  if (s.nodes < 8 || !std::has_single_bit(s.nodes) || std::countr_zero(s.nodes) % 3 != 0) {
-    return bad("nodes must be a power of 8 (8, 64, 512, ...), not " + std::to_string(s.nodes));
-  }
-  if (s.nodes > (uint64_t{1} << 36)) return bad("nodes above 2^36 (2 TiB) are not supported");
+  ZKP_RETURN_IF_ERROR(porep::validate_sector_nodes(s.nodes, what));
   if (s.h < 1 || s.h > s.depth()) {
-    return bad("h must be in [1, log2(nodes) = " + std::to_string(s.depth()) + "], not " +
-               std::to_string(s.h));
+    return invalid_argument(what + ": h must be in [1, log2(nodes) = " + std::to_string(s.depth()) +
+                            "], not " + std::to_string(s.h));
   }
-  if (s.challenges < 1 || s.challenges > 1024) {
-    return bad("challenges must be in [1, 1024], not " + std::to_string(s.challenges));
-  }
-  if (s.partitions < 1 || s.partitions > 64) {
-    return bad("partitions must be in [1, 64], not " + std::to_string(s.partitions));
-  }
-  return ok_status();
+  return porep::validate_partitioning(s.challenges, s.partitions, what);
 }
 
 const std::vector<Shape>& shape_presets() {
@@ -59,11 +49,7 @@ Result<Shape> find_shape(const std::string& name) {
 }
 
 Fr data_node(const Seed& seed, uint64_t node) {
-  std::string tag = "zkpipe snapdeals data";
-  std::vector<uint8_t> m(tag.begin(), tag.end());
-  m.insert(m.end(), seed.begin(), seed.end());
-  for (int b = 0; b < 8; ++b) m.push_back(static_cast<uint8_t>(node >> (8 * b)));
-  return porep::sha_fr(m);
+  return porep::seeded_node("zkpipe snapdeals data", seed, node);
 }
 
 Fr phi(const Fr& comm_d_new, const Fr& comm_r_old) {
@@ -78,16 +64,8 @@ Fr rho(const Fr& phi_value, uint64_t node, const Shape& shape) {
 
 uint64_t derive_challenge(const Fr& comm_r_new, uint32_t partition, uint32_t index,
                           uint64_t nodes) {
-  std::string tag = "zkpipe snapdeals challenge";
-  std::vector<uint8_t> m(tag.begin(), tag.end());
-  auto c = gadgets::fr_to_le_bytes(comm_r_new);
-  m.insert(m.end(), c.begin(), c.end());
-  for (int b = 0; b < 4; ++b) m.push_back(static_cast<uint8_t>(partition >> (8 * b)));
-  for (int b = 0; b < 4; ++b) m.push_back(static_cast<uint8_t>(index >> (8 * b)));
-  auto d = gadgets::sha256(m);
-  uint64_t x = 0;
-  for (int b = 7; b >= 0; --b) x = (x << 8) | d[b];
-  return x % nodes;
+  auto key = gadgets::fr_to_le_bytes(comm_r_new);
+  return porep::challenge_bits("zkpipe snapdeals challenge", key, partition, index) % nodes;
 }
 
 Result<UpdatedSector> update(const porep::SealedSector& key, const Shape& shape,

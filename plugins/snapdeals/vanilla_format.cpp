@@ -36,9 +36,7 @@ constexpr const char* kCommNames[6] = {"comm_r_old", "comm_d_new",      "comm_r_
 
 std::vector<uint8_t> encode_vanilla(const VanillaProofs& v) {
   plugins::Writer w;
-  w.bytes(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(porep::kVanillaMagic), 8));
-  w.u32(porep::kVanillaVersion);
-  w.u32(kVanillaTypeSnapdeals);
+  plugins::write_vanilla_header(w, kVanillaTypeSnapdeals);
   w.u64(v.shape.nodes);
   w.u32(v.shape.h);
   w.u32(v.shape.challenges);
@@ -63,19 +61,7 @@ std::vector<uint8_t> encode_vanilla(const VanillaProofs& v) {
 
 Result<VanillaProofs> decode_vanilla(std::span<const uint8_t> bytes, const std::string& what) {
   plugins::Reader r(bytes, what);
-  ZKP_RETURN_IF_ERROR(r.need(8, "the magic"));
-  if (std::memcmp(bytes.data(), porep::kVanillaMagic, 8) != 0) {
-    return r.error("not a zkpipe vanilla proof file (the magic is not \"ZKPVANIL\")");
-  }
-  ZKP_RETURN_IF_ERROR(r.le(8, "the magic").status());
-  ZKP_ASSIGN_OR_RETURN(uint32_t version, r.u32("the version"));
-  if (version != porep::kVanillaVersion) {
-    return r.error("version " + std::to_string(version) + " is not supported");
-  }
-  ZKP_ASSIGN_OR_RETURN(uint32_t type, r.u32("the proof type"));
-  if (type != kVanillaTypeSnapdeals) {
-    return r.error("proof type " + std::to_string(type) + " is not snapdeals (2)");
-  }
+  ZKP_RETURN_IF_ERROR(plugins::read_vanilla_header(r, bytes, kVanillaTypeSnapdeals, "snapdeals"));
   VanillaProofs v;
   ZKP_ASSIGN_OR_RETURN(v.shape.nodes, r.u64("the shape's nodes"));
   ZKP_ASSIGN_OR_RETURN(v.shape.h, r.u32("the shape's h"));
@@ -140,7 +126,7 @@ json vanilla_to_json(const VanillaProofs& v) {
     parts.push_back({{"partition", part.partition}, {"challenges", challenges}});
   }
   json j = {{"type", "snapdeals"},
-            {"version", porep::kVanillaVersion},
+            {"version", plugins::kVanillaVersion},
             {"shape",
              {{"nodes", v.shape.nodes},
               {"h", v.shape.h},
@@ -157,7 +143,7 @@ Result<VanillaProofs> vanilla_from_json(const json& j, const std::string& what) 
   ZKP_ASSIGN_OR_RETURN(const json* type, r.at(j, "type", ""));
   if (*type != "snapdeals") return r.error(".type", "must be \"snapdeals\"");
   ZKP_ASSIGN_OR_RETURN(uint32_t version, r.u32(j, "version", ""));
-  if (version != porep::kVanillaVersion) return r.error(".version", "unsupported version");
+  if (version != plugins::kVanillaVersion) return r.error(".version", "unsupported version");
   VanillaProofs v;
   ZKP_ASSIGN_OR_RETURN(const json* shape, r.at(j, "shape", ""));
   ZKP_ASSIGN_OR_RETURN(v.shape.nodes, r.u64(*shape, "nodes", ".shape"));

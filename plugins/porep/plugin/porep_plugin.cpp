@@ -45,10 +45,6 @@ Result<std::unique_ptr<plugins::ProofJob>> parse(std::span<const uint8_t> bytes,
       new PorepJob(std::move(v), CircuitCounts{size.inputs, size.aux, size.constraints}));
 }
 
-zkp_status init(const zkp_host* host, zkp_error err) {
-  return sdk::guard(err, [&] { sdk::set_host(host); });
-}
-
 // Seals the tiny preset, makes and checks its vanilla proofs, round-trips the binary format and
 // synthesizes partition 0 in witness mode: the whole input path in well under a second.
 Status run_self_test() {
@@ -62,22 +58,6 @@ Status run_self_test() {
   return plugins::self_test_job(*job);
 }
 
-zkp_status self_test(zkp_error err) {
-  return sdk::guard(err, [] { return run_self_test(); });
-}
-
-using Entries = plugins::ProofTypeEntries<parse>;
-
 }  // namespace
 
-ZKP_EXPORT_PLUGIN(zkp_proof_type) = {
-    zkpipe::sdk::header<zkp_proof_type>(ZKP_KIND_PROOF_TYPE, kName, "0.1.0", ZKP_BUILD_TAG, init,
-                                        self_test),
-    Entries::parse,
-    Entries::destroy_job,
-    Entries::info,
-    Entries::synthesize,
-    Entries::public_inputs,
-    Entries::record,
-    Entries::destroy_r1cs,
-};
+ZKP_EXPORT_PROOF_TYPE(kName, "0.1.0", parse, run_self_test);

@@ -2,7 +2,8 @@
 // as the engine runs it: witness-only synthesis into buffers, then a/b/c by the sparse products
 // over the recorded R1CS, on one core; constraints per second per core; and, with --prove, the
 // Groth16 prove time of the same partition (seeded development setup) for the synthesis/prove
-// ratio. Values are a blank partition (zeros): the gadgets do the same work on any values.
+// ratio. Values are a blank partition (zeros), the same work for the gadgets as any values;
+// with --prove a sector is sealed first and partition 0 of its vanilla proofs is synthesized.
 // Thread-safety: main thread only.
 #include <algorithm>
 #include <bit>
@@ -54,7 +55,7 @@ int run_case(const Case& c, int runs, bool prove, unsigned threads) {
     t = Clock::now();
     auto cs = ConstraintSystem::witness({inputs, aux});
     c.synthesize(cs);
-    if (!cs.finish().ok()) return 1;
+    if (auto st = cs.finish(); !st.ok()) return fmt::print(stderr, "{}\n", st.message()), 1;
     witness_s.push_back(seconds(t));
     t = Clock::now();
     if (!evaluate_abc(r1cs, {inputs, aux}, a.data(), b.data(), cc.data(), n, 1).ok()) return 1;
@@ -67,7 +68,7 @@ int run_case(const Case& c, int runs, bool prove, unsigned threads) {
     SetupOptions so;
     so.threads = threads;
     auto pk = setup(r1cs, ToxicWaste::from_seed(1), so);
-    if (!pk.ok()) return 1;
+    if (!pk.ok()) return fmt::print(stderr, "setup: {}\n", pk.status().message()), 1;
     std::vector<double> prove_s;
     for (int r = 0; r < std::max(1, runs / 2); ++r) {
       t = Clock::now();
@@ -75,7 +76,7 @@ int run_case(const Case& c, int runs, bool prove, unsigned threads) {
       po.threads = threads;
       auto proof = groth16::prove(*pk, {{inputs, aux}, a.data(), b.data(), cc.data(), n},
                                   ProverRandomness::secure(), po);
-      if (!proof.ok()) return 1;
+      if (!proof.ok()) return fmt::print(stderr, "prove: {}\n", proof.status().message()), 1;
       prove_s.push_back(seconds(t));
     }
     const double p = median(prove_s);
@@ -111,11 +112,25 @@ int main(int argc, char** argv) {
         auto shape = porep::find_shape(name);
         if (!shape.ok()) return fmt::print(stderr, "{}\n", shape.status().message()), 2;
         auto v = std::make_shared<porep::VanillaProofs>(porep::blank_proofs(*shape));
+        if (prove) {
+          const uint32_t k = 0;
+          auto sector = porep::seal(*shape, porep::seed_from_string("bench"));
+          *v = porep::make_vanilla_proofs(sector, porep::seed_from_string("bench"),
+                                          std::span<const uint32_t>(&k, 1));
+        }
         c.synthesize = [v](ConstraintSystem& cs) { porep::synthesize_partition(cs, *v, 0); };
       } else if (type == "snapdeals") {
         auto shape = snapdeals::find_shape(name);
         if (!shape.ok()) return fmt::print(stderr, "{}\n", shape.status().message()), 2;
         auto v = std::make_shared<snapdeals::VanillaProofs>(snapdeals::blank_proofs(*shape));
+        if (prove) {
+          const uint32_t k = 0;
+          auto key = porep::seal(porep::find_shape(name).value(), porep::seed_from_string("bench"),
+                                 0, {}, porep::SectorData::kEmpty);
+          auto u = snapdeals::update(key, *shape, porep::seed_from_string("bench"));
+          if (!u.ok()) return fmt::print(stderr, "{}\n", u.status().message()), 1;
+          *v = snapdeals::make_vanilla_proofs(*u, std::span<const uint32_t>(&k, 1));
+        }
         c.synthesize = [v](ConstraintSystem& cs) { snapdeals::synthesize_partition(cs, *v, 0); };
       } else {
         fmt::print(stderr, "unknown --type {}\n", type);

@@ -17,6 +17,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "zkpipe/gadgets/merkle.h"
@@ -32,6 +33,12 @@ using Seed = std::array<uint8_t, 32>;
 Seed seed_from_string(const std::string& s);
 
 Fr sha_fr(std::span<const uint8_t> message);
+// sha_fr(tag || seed || node as u64 LE): the synthetic data of both proof types.
+Fr seeded_node(std::string_view tag, const Seed& seed, uint64_t node);
+// The first 8 bytes (LE) of SHA-256(tag || key || partition as u32 LE || index as u32 LE): the
+// challenge derivations of both proof types.
+uint64_t challenge_bits(std::string_view tag, std::span<const uint8_t> key, uint32_t partition,
+                        uint32_t index);
 Fr replica_id_from_seed(const Seed& seed);
 Fr data_node(const Seed& seed, uint64_t node);
 // The label of `node` in `layer` (1-based) from its parents' labels (DRG then expander).

@@ -35,8 +35,15 @@ struct Shape {
 // Checks every field; `what` prefixes the message (e.g. "shape 'tiny'" or a file name).
 Status validate_shape(const Shape& s, const std::string& what);
 
+// The checks both proof types share: nodes a power of 8 in [8, 2^36]; challenges in [1, 1024]
+// and partitions in [1, 64].
+Status validate_sector_nodes(uint64_t nodes, const std::string& what);
+Status validate_partitioning(uint32_t challenges, uint32_t partitions, const std::string& what);
+
 // The named presets: tiny, 2KiB, 8MiB, 512MiB.
 const std::vector<Shape>& shape_presets();
+// Sets s.name to the preset whose fields s equals, or "custom" (after reading a shape).
+void name_after_preset(Shape& s);
 // A preset by name, or NOT_FOUND listing the names.
 Result<Shape> find_shape(const std::string& name);
 

@@ -28,8 +28,6 @@
 
 namespace zkpipe::porep {
 
-inline constexpr char kVanillaMagic[] = "ZKPVANIL";
-inline constexpr uint32_t kVanillaVersion = 1;
 inline constexpr uint32_t kVanillaTypePorep = 1;
 
 struct ColumnOpening {
