@@ -98,11 +98,25 @@ struct SealOptions {
   std::string shape = "tiny", seed, out;
   unsigned threads = 0;
   bool empty = false;
+  // Overrides of the preset's fields (0: keep); any override makes a custom shape.
+  uint64_t nodes = 0;
+  uint32_t layers = 0, base_degree = 0, expansion_degree = 0, challenges = 0, partitions = 0;
+  bool expansion_set = false;
 };
 
 int run_seal(const SealOptions& o) {
   auto shape = find_shape(o.shape);
   if (!shape.ok()) return fail("seal", shape.status());
+  if (o.nodes != 0) shape->nodes = o.nodes;
+  if (o.layers != 0) shape->layers = o.layers;
+  if (o.base_degree != 0) shape->base_degree = o.base_degree;
+  if (o.expansion_set) shape->expansion_degree = o.expansion_degree;
+  if (o.challenges != 0) shape->challenges = o.challenges;
+  if (o.partitions != 0) shape->partitions = o.partitions;
+  name_after_preset(*shape);
+  if (auto st = validate_shape(*shape, "--shape " + o.shape + " with overrides"); !st.ok()) {
+    return fail("seal", st);
+  }
   auto start = std::chrono::steady_clock::now();
   const bool tty = isatty(STDERR_FILENO) == 1;
   SealProgress progress;
@@ -115,8 +129,8 @@ int run_seal(const SealOptions& o) {
                         o.empty ? SectorData::kEmpty : SectorData::kSynthetic);
   if (tty) fmt::print(stderr, "\n");
   if (auto st = write_sector(o.out, s); !st.ok()) return fail("seal", st);
-  fmt::print("porep seal: {} ({} bytes, {} layers) in {:.2f} s -> {}\n", shape->name,
-             shape->sector_bytes(), shape->layers, seconds_since(start), o.out);
+  fmt::print("porep seal: {} = {} ({} bytes) in {:.2f} s -> {}\n", shape->name, shape->circuit_id(),
+             shape->sector_bytes(), seconds_since(start), o.out);
   fmt::print(
       "replica_id  0x{}\ncomm_d      0x{}\ncomm_c      0x{}\ncomm_r_last 0x{}\n"
       "comm_r      0x{}\n",
@@ -194,6 +208,20 @@ void add_porep(CLI::App& app, int* exit_code) {
   seal_cmd->add_option("--seed", so->seed, "seed of the data and replica id")->required();
   seal_cmd->add_option("--out", so->out, "sector cache to write")->required();
   seal_cmd->add_option("--threads", so->threads, "threads (0: all)");
+  seal_cmd->add_option("--nodes", so->nodes, "override: nodes (a power of 8)");
+  seal_cmd->add_option("--layers", so->layers, "override: layers (2, 4, 8, 11)");
+  seal_cmd->add_option("--base-degree", so->base_degree, "override: DRG parents");
+  seal_cmd
+      ->add_option_function<uint32_t>(
+          "--expansion-degree",
+          [so](uint32_t v) {
+            so->expansion_degree = v;
+            so->expansion_set = true;
+          },
+          "override: expander parents")
+      ->type_name("UINT");
+  seal_cmd->add_option("--challenges", so->challenges, "override: challenges per partition");
+  seal_cmd->add_option("--partitions", so->partitions, "override: partitions");
   seal_cmd->add_flag("--empty", so->empty,
                      "all-zero data: a committed-capacity sector, the sector key for snapdeals");
   seal_cmd->callback(

@@ -64,6 +64,7 @@ int run_shapes(bool json) {
 
 struct UpdateOptions {
   std::string sector, shape, data_seed, out;
+  uint32_t h = 0, challenges = 0, partition_count = 0;  // overrides of the preset (0: keep)
   std::vector<uint32_t> partitions;
   bool json = false;
   unsigned threads = 0;
@@ -75,6 +76,10 @@ int run_update(const UpdateOptions& o) {
   if (!key.ok()) return fail("update", key.status());
   auto shape = find_shape(o.shape.empty() ? key->shape.name : o.shape);
   if (!shape.ok()) return fail("update", shape.status());
+  if (o.h != 0) shape->h = o.h;
+  if (o.challenges != 0) shape->challenges = o.challenges;
+  if (o.partition_count != 0) shape->partitions = o.partition_count;
+  if (o.h != 0 || o.challenges != 0 || o.partition_count != 0) shape->name = "custom";
   auto u = update(*key, *shape, porep::seed_from_string(o.data_seed), o.threads);
   if (!u.ok()) return fail("update", u.status().with_context(o.sector));
   std::vector<uint32_t> parts = o.partitions;
@@ -141,6 +146,9 @@ void add_snapdeals(CLI::App& app, int* exit_code) {
   upd->add_option("--sector", o->sector, "sector key: a cache from porep seal --empty")->required();
   upd->add_option("--shape", o->shape, "preset (default: the sector's preset name)");
   upd->add_option("--data-seed", o->data_seed, "seed of the new data")->required();
+  upd->add_option("--h", o->h, "override: high index bits rho depends on");
+  upd->add_option("--challenges", o->challenges, "override: challenges per partition");
+  upd->add_option("--partitions", o->partition_count, "override: partitions");
   upd->add_option("--partition", o->partitions, "partition(s) to open (default: all)");
   upd->add_flag("--json", o->json, "write JSON instead of the binary format");
   upd->add_option("--out", o->out, "vanilla-proof file to write")->required();

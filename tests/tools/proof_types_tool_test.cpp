@@ -104,3 +104,24 @@ TEST_CASE("prove-once: a bad request is refused before any proving work", "[tool
   CHECK(unknown.exit_code == 2);
   CHECK_THAT(unknown.output, Contains("nope"));
 }
+
+TEST_CASE("porep tool: a preset's fields can be overridden, and bad overrides are refused",
+          "[tool][porep]") {
+  const TempDir dir("zkpipe_porep_custom_test");
+  auto seal = run_tool(
+      "porep seal --shape tiny --layers 4 --challenges 2 --expansion-degree 0 "
+      "--seed 1 --out " +
+      dir.file("s"));
+  INFO(seal.output);
+  REQUIRE(seal.exit_code == 0);
+  CHECK_THAT(seal.output, Contains("custom = porep-v1-n8-l4-b2-e0-c2"));
+  REQUIRE(run_tool("porep vanilla --sector " + dir.file("s") + " --challenge-seed c --out " +
+                   dir.file("v.bin"))
+              .exit_code == 0);
+  auto check = run_tool("porep check " + dir.file("v.bin"));
+  CHECK(check.exit_code == 0);
+  CHECK_THAT(check.output, Contains("porep-v1-n8-l4-b2-e0-c2"));
+  auto bad = run_tool("porep seal --shape tiny --layers 3 --seed 1 --out " + dir.file("x"));
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Contains("layers must be 2, 4, 8 or 11"));
+}

@@ -1,0 +1,116 @@
+// The proof-type plugins through the C ABI, as the engine will drive them: load porep.so and
+// snapdeals.so with the PluginRegistry, parse a request the tool made, read its info, record the
+// circuit, synthesize every partition into caller buffers and check the recorded R1CS is
+// satisfied with the public inputs the plugin derives; and the ABI's refusals (wrong buffer
+// sizes, partition out of range, a bad request) come back as codes with messages.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "temp_dir.h"
+#include "tools/run_tool.h"
+#include "zkpipe/abi/proof_type.h"
+#include "zkpipe/groth16/r1cs.h"
+#include "zkpipe/plugin.h"
+
+namespace {
+
+using Catch::Matchers::Contains;
+using zkpipe::crypto::Fr;
+using zkpipe::test::run_tool;
+using zkpipe::testing::TempDir;
+
+const zkp_proof_type* load(const std::string& name) {
+  zkpipe::PluginRegistry registry({ZKPIPE_TEST_PLUGIN_DIR});
+  auto p = registry.load(name, ZKP_KIND_PROOF_TYPE);
+  REQUIRE(p.ok());
+  REQUIRE((*p)->available());
+  return (*p)->table<zkp_proof_type>();
+}
+
+zkpipe::groth16::R1cs to_r1cs(const zkp_r1cs_view& v) {
+  zkpipe::groth16::R1cs r;
+  r.num_inputs = v.num_inputs;
+  r.num_aux = v.num_aux;
+  auto copy = [&](zkpipe::groth16::SparseMatrix& m, const zkp_sparse_matrix& s) {
+    m.row_begin.assign(s.row_begin, s.row_begin + v.num_constraints + 1);
+    m.column.assign(s.column, s.column + s.terms);
+    const Fr* values = reinterpret_cast<const Fr*>(s.value);
+    m.value.assign(values, values + s.terms);
+  };
+  copy(r.a, v.a);
+  copy(r.b, v.b);
+  copy(r.c, v.c);
+  return r;
+}
+
+void exercise(const std::string& type, const std::string& request) {
+  const zkp_proof_type* t = load(type);
+  const auto bytes = zkpipe::testing::read_bytes(request);
+  char msg[1024] = "";
+  zkp_job* job = nullptr;
+  REQUIRE(t->parse(bytes.data(), bytes.size(), "request", &job, {msg, sizeof msg}) == ZKP_OK);
+  zkp_job_info info{};
+  info.struct_size = sizeof info;
+  REQUIRE(t->info(job, &info, {msg, sizeof msg}) == ZKP_OK);
+  CHECK(info.partitions == 2);
+  CHECK_THAT(std::string(info.circuit_id), Contains(type + "-v1-n8"));
+
+  zkp_r1cs* handle = nullptr;
+  zkp_r1cs_view view{};
+  view.struct_size = sizeof view;
+  REQUIRE(t->record(job, &handle, &view, {msg, sizeof msg}) == ZKP_OK);
+  const zkpipe::groth16::R1cs r1cs = to_r1cs(view);
+  t->destroy_r1cs(handle);
+  REQUIRE(r1cs.validate("recorded").ok());
+  CHECK(r1cs.num_constraints() == info.num_constraints);
+
+  for (uint32_t p = 0; p < info.partitions; ++p) {
+    std::vector<Fr> inputs(info.num_inputs), aux(info.num_aux), x(info.num_inputs - 1);
+    REQUIRE(t->synthesize(job, p, reinterpret_cast<zkp_fr*>(inputs.data()), inputs.size(),
+                          reinterpret_cast<zkp_fr*>(aux.data()), aux.size(),
+                          {msg, sizeof msg}) == ZKP_OK);
+    REQUIRE(t->public_inputs(job, p, reinterpret_cast<zkp_fr*>(x.data()), x.size(),
+                             {msg, sizeof msg}) == ZKP_OK);
+    CHECK(std::vector<Fr>(inputs.begin() + 1, inputs.end()) == x);
+    CHECK(zkpipe::groth16::check_satisfied(r1cs, {inputs, aux}).ok());
+  }
+  std::vector<Fr> small(info.num_aux - 1), inputs(info.num_inputs);
+  CHECK(t->synthesize(job, 0, reinterpret_cast<zkp_fr*>(inputs.data()), inputs.size(),
+                      reinterpret_cast<zkp_fr*>(small.data()), small.size(),
+                      {msg, sizeof msg}) == ZKP_ERR_INVALID_ARGUMENT);
+  CHECK_THAT(std::string(msg), Contains("buffers of"));
+  CHECK(t->public_inputs(job, 2, reinterpret_cast<zkp_fr*>(inputs.data()), inputs.size() - 1,
+                         {msg, sizeof msg}) == ZKP_ERR_INVALID_ARGUMENT);
+  CHECK_THAT(std::string(msg), Contains("partition 2 is out of range"));
+  t->destroy_job(job);
+
+  std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + 50);
+  zkp_job* bad = nullptr;
+  CHECK(t->parse(cut.data(), cut.size(), "cut.bin", &bad, {msg, sizeof msg}) ==
+        ZKP_ERR_INVALID_ARGUMENT);
+  CHECK_THAT(std::string(msg), Contains("cut.bin: ") && Contains("byte"));  // offset or JSON byte
+  CHECK(bad == nullptr);
+}
+
+}  // namespace
+
+TEST_CASE("Proof-type plugins: porep through the C ABI", "[plugin][porep]") {
+  const TempDir dir("zkpipe_porep_plugin_test");
+  REQUIRE(run_tool("porep seal --shape tiny --seed 3 --out " + dir.file("s")).exit_code == 0);
+  REQUIRE(run_tool("porep vanilla --sector " + dir.file("s") + " --challenge-seed c --out " +
+                   dir.file("v.bin"))
+              .exit_code == 0);
+  exercise("porep", dir.file("v.bin"));
+}
+
+TEST_CASE("Proof-type plugins: snapdeals through the C ABI", "[plugin][snapdeals]") {
+  const TempDir dir("zkpipe_snapdeals_plugin_test");
+  REQUIRE(run_tool("porep seal --shape tiny --empty --seed 3 --out " + dir.file("k")).exit_code ==
+          0);
+  REQUIRE(run_tool("snapdeals update --sector " + dir.file("k") + " --data-seed d --json --out " +
+                   dir.file("v.json"))
+              .exit_code == 0);
+  exercise("snapdeals", dir.file("v.json"));
+}
