@@ -1,5 +1,6 @@
 // plugins/common/request.h: a vanilla-proof request is binary, or JSON when its first
-// non-blank byte is '{'. decode_request picks the decoder; JSON syntax errors name the byte.
+// non-blank byte is '{'. decode_request picks the decoder; JSON syntax errors name the byte, and
+// no JSON input makes it throw.
 // Thread-safety: reentrant.
 #pragma once
 
@@ -28,6 +29,9 @@ auto decode_request(std::span<const uint8_t> bytes, const std::string& what, Dec
   } catch (const nlohmann::json::parse_error& e) {
     return invalid_argument(what + ": not valid JSON: byte " + std::to_string(e.byte) + ": " +
                             e.what());
+  } catch (const nlohmann::json::exception& e) {
+    // Not only syntax: a number beyond a double ("1e999") throws out_of_range (406).
+    return invalid_argument(what + ": not valid JSON: " + e.what());
   }
   return from_json(j, what);
 }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "plugins/common/request.h"
 #include "zkpipe/groth16/r1cs.h"
 #include "zkpipe/porep/circuit.h"
 #include "zkpipe/porep/vanilla.h"
@@ -195,6 +196,17 @@ TEST_CASE("Porep format: malformed files are refused with the byte offset", "[po
   auto bad_json =
       vanilla_from_json(nlohmann::json::parse(R"({"type":"porep","version":1})"), "v.json");
   REQUIRE_THAT(bad_json.status().message(), Catch::Contains("v.json: .shape: missing"));
+}
+
+// Found by tests/fuzz: nlohmann throws out_of_range (not parse_error) for a number beyond a
+// double, which escaped decode_request and terminated the tool and the plugin.
+TEST_CASE("Porep format: a JSON number beyond a double is refused, not thrown", "[porep]") {
+  const std::string text = R"({"type":"porep","version":1e999})";
+  const std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(text.data()), text.size());
+  auto v = plugins::decode_request(bytes, "v.json", decode_vanilla, vanilla_from_json);
+  REQUIRE_FALSE(v.ok());
+  REQUIRE_THAT(v.status().message(),
+               Catch::Contains("v.json: not valid JSON") && Catch::Contains("number overflow"));
 }
 
 TEST_CASE("Porep circuit: honest partitions satisfy it, tampered ones do not", "[porep][circuit]") {

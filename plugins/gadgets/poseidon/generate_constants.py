@@ -237,15 +237,15 @@ def poly_sub(a, b):
 def roots(f):
     """The distinct roots in GF(p) of f (Cantor-Zassenhaus equal-degree splitting)."""
     g = poly_gcd(f, poly_sub(poly_powmod([0, 1], P, f), [0, 1]))  # the linear factors of f
-    out, todo, shift = [], [g], 0
-    while todo:
-        h = todo.pop()
+    out, pending, shift = [], [g], 0
+    while pending:
+        h = pending.pop()
         if len(h) == 2:
             out.append(-h[0] * pow(h[1], P - 2, P) % P)
         elif len(h) > 2:
             shift += 1  # (x + shift)^((p-1)/2) - 1 splits h unless all roots agree in character
             s = poly_gcd(h, poly_sub(poly_powmod([shift, 1], (P - 1) // 2, h), [1]))
-            todo += [s, poly_divexact(h, s)] if 1 < len(s) < len(h) else [h]
+            pending += [s, poly_divexact(h, s)] if 1 < len(s) < len(h) else [h]
     return out
 
 

@@ -9,6 +9,8 @@
 #if defined(__x86_64__) && defined(__ELF__) && !defined(__CUDA_ARCH__)
 #define ZKP_HAVE_MONT_MUL_ADX 1
 
+#include <cpuid.h>
+
 extern "C" {
 // r = a b 2^(-64n) mod p, fully reduced; inv = -p^-1 mod 2^64; needs p < 2^(64n - 1), a, b < p
 // (or a, b < 2p when 4p < 2^(64n): the result is still below p).
@@ -25,10 +27,12 @@ void zkp_redc_adx_6(uint64_t* r, const uint64_t* t, const uint64_t* p, uint64_t 
 
 namespace zkpipe::crypto {
 
-// True when the CPU has BMI2 (MULX) and ADX (ADCX/ADOX).
+// True when the CPU has BMI2 (MULX) and ADX (ADCX/ADOX): CPUID leaf 7, EBX bits 8 and 19 (read
+// directly: GCC and clang agree on <cpuid.h>, not on __builtin_cpu_supports("adx")).
 inline bool cpu_has_adx() {
-  __builtin_cpu_init();  // may run in a static initializer, before libgcc's own
-  return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx");
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) == 0) return false;
+  return (ebx & (1u << 8)) != 0 && (ebx & (1u << 19)) != 0;
 }
 // The same, read once at start-up, so the hot path tests a plain bool.
 inline const bool kCpuHasAdx = cpu_has_adx();
