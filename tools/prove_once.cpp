@@ -20,6 +20,7 @@
 #include "zkpipe/groth16/snarkjs.h"
 #include "zkpipe/groth16/verifier.h"
 #include "zkpipe/plugin.h"
+#include "zkpipe/proof_type.h"
 
 namespace zkpipe::tool {
 namespace {
@@ -64,20 +65,8 @@ Result<R1cs> record_r1cs(const zkp_proof_type* t, const zkp_job* job) {
   view.struct_size = sizeof view;
   ZKP_RETURN_IF_ERROR(
       plugin_status(t->record(job, &handle, &view, {msg, sizeof msg}), msg, "record"));
-  R1cs r;
-  r.num_inputs = view.num_inputs;
-  r.num_aux = view.num_aux;
-  auto copy = [&](SparseMatrix& m, const zkp_sparse_matrix& v) {
-    m.row_begin.assign(v.row_begin, v.row_begin + view.num_constraints + 1);
-    m.column.assign(v.column, v.column + v.terms);
-    const Fr* values = reinterpret_cast<const Fr*>(v.value);
-    m.value.assign(values, values + v.terms);
-  };
-  copy(r.a, view.a);
-  copy(r.b, view.b);
-  copy(r.c, view.c);
+  auto r = r1cs_from_view(view, "plugin");
   t->destroy_r1cs(handle);
-  ZKP_RETURN_IF_ERROR(r.validate("the R1CS the plugin recorded"));
   return r;
 }
 

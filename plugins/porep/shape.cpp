@@ -69,21 +69,11 @@ const std::vector<Shape>& shape_presets() {
 }
 
 void name_after_preset(Shape& s) {
-  s.name = "custom";
-  for (const Shape& p : shape_presets()) {
-    Shape named = s;
-    named.name = p.name;
-    if (named == p) s.name = p.name;
-  }
+  name_after(s, shape_presets());
 }
 
 Result<Shape> find_shape(const std::string& name) {
-  std::string names;
-  for (const Shape& s : shape_presets()) {
-    if (s.name == name) return s;
-    names += (names.empty() ? "" : ", ") + s.name;
-  }
-  return not_found("unknown sector shape '" + name + "' (presets: " + names + ")");
+  return find_in(shape_presets(), name);
 }
 
 }  // namespace zkpipe::porep

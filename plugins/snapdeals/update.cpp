@@ -40,12 +40,7 @@ const std::vector<Shape>& shape_presets() {
 }
 
 Result<Shape> find_shape(const std::string& name) {
-  std::string names;
-  for (const Shape& s : shape_presets()) {
-    if (s.name == name) return s;
-    names += (names.empty() ? "" : ", ") + s.name;
-  }
-  return not_found("unknown sector shape '" + name + "' (presets: " + names + ")");
+  return porep::find_in(shape_presets(), name);
 }
 
 Fr data_node(const Seed& seed, uint64_t node) {

@@ -16,12 +16,7 @@ using plugins::fr_hex;
 using plugins::fr_hexes;
 
 void name_preset(Shape& s) {
-  s.name = "custom";
-  for (const Shape& p : shape_presets()) {
-    Shape named = s;
-    named.name = p.name;
-    if (named == p) s.name = p.name;
-  }
+  porep::name_after(s, shape_presets());
 }
 
 Fr* commitments(Commitments& c, size_t i) {

@@ -13,6 +13,7 @@
 #include "zkpipe/abi/proof_type.h"
 #include "zkpipe/groth16/r1cs.h"
 #include "zkpipe/plugin.h"
+#include "zkpipe/proof_type.h"
 
 namespace {
 
@@ -27,22 +28,6 @@ const zkp_proof_type* load(const std::string& name) {
   REQUIRE(p.ok());
   REQUIRE((*p)->available());
   return (*p)->table<zkp_proof_type>();
-}
-
-zkpipe::groth16::R1cs to_r1cs(const zkp_r1cs_view& v) {
-  zkpipe::groth16::R1cs r;
-  r.num_inputs = v.num_inputs;
-  r.num_aux = v.num_aux;
-  auto copy = [&](zkpipe::groth16::SparseMatrix& m, const zkp_sparse_matrix& s) {
-    m.row_begin.assign(s.row_begin, s.row_begin + v.num_constraints + 1);
-    m.column.assign(s.column, s.column + s.terms);
-    const Fr* values = reinterpret_cast<const Fr*>(s.value);
-    m.value.assign(values, values + s.terms);
-  };
-  copy(r.a, v.a);
-  copy(r.b, v.b);
-  copy(r.c, v.c);
-  return r;
 }
 
 void exercise(const std::string& type, const std::string& request) {
@@ -61,9 +46,10 @@ void exercise(const std::string& type, const std::string& request) {
   zkp_r1cs_view view{};
   view.struct_size = sizeof view;
   REQUIRE(t->record(job, &handle, &view, {msg, sizeof msg}) == ZKP_OK);
-  const zkpipe::groth16::R1cs r1cs = to_r1cs(view);
+  auto recorded = zkpipe::r1cs_from_view(view, type);
   t->destroy_r1cs(handle);
-  REQUIRE(r1cs.validate("recorded").ok());
+  REQUIRE(recorded.ok());
+  const zkpipe::groth16::R1cs& r1cs = *recorded;
   CHECK(r1cs.num_constraints() == info.num_constraints);
 
   for (uint32_t p = 0; p < info.partitions; ++p) {

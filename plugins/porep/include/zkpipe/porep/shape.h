@@ -44,6 +44,26 @@ Status validate_partitioning(uint32_t challenges, uint32_t partitions, const std
 const std::vector<Shape>& shape_presets();
 // Sets s.name to the preset whose fields s equals, or "custom" (after reading a shape).
 void name_after_preset(Shape& s);
+
+// The two preset lookups for any shape type with a `name` and operator== (porep, snapdeals).
+template <typename S>
+void name_after(S& s, const std::vector<S>& presets) {
+  s.name = "custom";
+  for (const S& p : presets) {
+    S named = s;
+    named.name = p.name;
+    if (named == p) s.name = p.name;
+  }
+}
+template <typename S>
+Result<S> find_in(const std::vector<S>& presets, const std::string& name) {
+  std::string names;
+  for (const S& s : presets) {
+    if (s.name == name) return s;
+    names += (names.empty() ? "" : ", ") + s.name;
+  }
+  return not_found("unknown sector shape '" + name + "' (presets: " + names + ")");
+}
 // A preset by name, or NOT_FOUND listing the names.
 Result<Shape> find_shape(const std::string& name);
 
