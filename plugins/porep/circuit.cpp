@@ -37,7 +37,7 @@ AllocatedColumn column_gadget(ConstraintSystem& cs, const ColumnOpening& c,
   return out;
 }
 
-// Constant bits of `v` as `bytes` big-endian bytes, each byte most significant bit first.
+// Constant bits of `v` as `bytes` (<= 8) big-endian bytes, each byte most significant bit first.
 void append_be(std::vector<Boolean>& out, uint64_t v, int bytes) {
   for (int i = 8 * bytes - 1; i >= 0; --i) out.push_back(Boolean::constant((v >> i) & 1));
 }
@@ -52,7 +52,7 @@ Num label_gadget(ConstraintSystem& cs, const std::vector<Boolean>& replica_id_by
     m.push_back(static_cast<size_t>(i) < node_bits.size() ? node_bits[i]
                                                           : Boolean::constant(false));
   }
-  append_be(m, 0, 20);
+  m.insert(m.end(), 8 * 20, Boolean::constant(false));  // 20 zero bytes
   for (const Num& p : parent_labels) {
     std::vector<Boolean> bytes = gadgets::bits_le_to_sha_bytes(gadgets::to_bits_le(cs, p, 254));
     m.insert(m.end(), bytes.begin(), bytes.end());
