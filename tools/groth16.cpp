@@ -9,15 +9,14 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <fmt/core.h>
 
 #include "commands.h"
+#include "file_io.h"
 #include "zkpipe/groth16/example_circuits.h"
 #include "zkpipe/groth16/prover.h"
 #include "zkpipe/groth16/setup.h"
@@ -57,27 +56,6 @@ class Stopwatch {
  private:
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
-
-Status write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  out.close();
-  if (!out) return internal_error(path + ": cannot write");
-  return ok_status();
-}
-
-Status write_bytes(const std::string& path, const std::vector<uint8_t>& bytes) {
-  return write_text(path, std::string(bytes.begin(), bytes.end()));
-}
-
-Result<std::string> read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return not_found(path + ": cannot open");
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) return internal_error(path + ": read failed");
-  return s.str();
-}
 
 // Exit code 2 for bad input (an unknown circuit, a size out of range), 1 for anything else.
 int fail(const char* step, const Status& s) {
@@ -145,13 +123,13 @@ int run_demo(const DemoOptions& opts) {
   std::vector<uint8_t> proof_bytes(kProofBytes);
   encode_proof(*proof, proof_bytes.data());
   const Status writes[] = {
-      write_text(file("verification_key.json"), export_snarkjs_vk(pk->vk)),
-      write_text(file("proof.json"), export_snarkjs_proof(*proof)),
-      write_text(file("public.json"), export_snarkjs_public(public_inputs)),
+      write_file(file("verification_key.json"), export_snarkjs_vk(pk->vk)),
+      write_file(file("proof.json"), export_snarkjs_proof(*proof)),
+      write_file(file("public.json"), export_snarkjs_public(public_inputs)),
       write_iden3_r1cs(file("circuit.r1cs"), r1cs),
       write_iden3_wtns(file("circuit.wtns"), witness),
-      write_bytes(file("proof.bin"), proof_bytes),
-      write_bytes(file("vk.bin"), encode_verifying_key(pk->vk)),
+      write_file(file("proof.bin"), proof_bytes),
+      write_file(file("vk.bin"), encode_verifying_key(pk->vk)),
   };
   for (const Status& s : writes) {
     if (!s.ok()) return fail("output", s);
@@ -168,11 +146,11 @@ int run_verify(const VerifyOptions& opts) {
     fmt::print(stderr, "groth16 verify: {}\n", s.message());
     return 2;
   };
-  auto vk_text = read_text(opts.vk);
+  auto vk_text = read_file(opts.vk);
   if (!vk_text.ok()) return bad_input(vk_text.status());
-  auto proof_text = read_text(opts.proof);
+  auto proof_text = read_file(opts.proof);
   if (!proof_text.ok()) return bad_input(proof_text.status());
-  auto public_text = read_text(opts.public_inputs);
+  auto public_text = read_file(opts.public_inputs);
   if (!public_text.ok()) return bad_input(public_text.status());
   auto vk = import_snarkjs_vk(*vk_text, opts.vk);
   if (!vk.ok()) return bad_input(vk.status());
@@ -239,8 +217,8 @@ int run_prove_zkey(const ProveZkeyOptions& opts) {
                opts.zkey);
     return 1;
   }
-  const Status writes[] = {write_text(opts.proof, export_snarkjs_proof(*proof)),
-                           write_text(opts.public_inputs, export_snarkjs_public(public_inputs))};
+  const Status writes[] = {write_file(opts.proof, export_snarkjs_proof(*proof)),
+                           write_file(opts.public_inputs, export_snarkjs_public(public_inputs))};
   for (const Status& s : writes) {
     if (!s.ok()) return failed("output", s);
   }

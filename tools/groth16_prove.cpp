@@ -5,7 +5,6 @@
 // Thread-safety: main thread only (the engine calls spread work over threads themselves).
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +12,7 @@
 #include <fmt/core.h>
 
 #include "commands.h"
+#include "file_io.h"
 #include "zkpipe/groth16/example_circuits.h"
 #include "zkpipe/groth16/params_file.h"
 #include "zkpipe/groth16/prover.h"
@@ -38,13 +38,6 @@ double ms_since(std::chrono::steady_clock::time_point t) {
 int fail(const char* step, const Status& s) {
   fmt::print(stderr, "groth16 prove: {}: {}\n", step, s.to_string());
   return s.code() == Code::kInvalidArgument || s.code() == Code::kNotFound ? 2 : 1;
-}
-
-Status write_file(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  return out ? ok_status() : internal_error(path + ": cannot write");
 }
 
 int run_prove(const ProveOptions& o) {

@@ -9,14 +9,13 @@
 #include <bit>
 #include <cctype>
 #include <chrono>
-#include <fstream>
-#include <iterator>
 #include <memory>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "file_io.h"
 #include "request.h"
 #include "zkpipe/porep/circuit.h"
 #include "zkpipe/porep/sector_file.h"
@@ -36,27 +35,10 @@ int fail(const char* cmd, const Status& s) {
   return s.code() == Code::kInvalidArgument || s.code() == Code::kNotFound ? 2 : 1;
 }
 
-Result<std::vector<uint8_t>> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return not_found(path + ": cannot open");
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
-}
-
-Status write_file(const std::string& path, std::span<const uint8_t> bytes) {
-  const std::string tmp = path + ".tmp";
-  std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) return internal_error(path + ": cannot write");
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) return internal_error(path + ": cannot rename");
-  return ok_status();
-}
-
 // A vanilla file: binary, or JSON when it starts with '{'.
 Result<VanillaProofs> read_vanilla(const std::string& path) {
-  ZKP_ASSIGN_OR_RETURN(auto bytes, read_file(path));
-  return plugins::decode_request(bytes, path, decode_vanilla, vanilla_from_json);
+  ZKP_ASSIGN_OR_RETURN(std::string bytes, read_file(path));
+  return plugins::decode_request(as_bytes(bytes), path, decode_vanilla, vanilla_from_json);
 }
 
 int run_shapes(bool json) {

@@ -6,13 +6,12 @@
 // Thread-safety: main thread only.
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <memory>
 
 #include <fmt/core.h>
 
 #include "commands.h"
+#include "file_io.h"
 #include "zkpipe/abi/proof_type.h"
 #include "zkpipe/groth16/params_file.h"
 #include "zkpipe/groth16/prover.h"
@@ -105,9 +104,9 @@ int run_once(const OnceOptions& o) {
   if (!(*loaded)->available()) return fail("plugin", (*loaded)->init_status);
   const auto* t = (*loaded)->table<zkp_proof_type>();
 
-  std::ifstream in(o.request, std::ios::binary);
-  if (!in) return fail("request", not_found(o.request + ": cannot open"));
-  std::vector<uint8_t> bytes(std::istreambuf_iterator<char>(in), {});
+  auto request = read_file(o.request);
+  if (!request.ok()) return fail("request", request.status());
+  const std::span<const uint8_t> bytes = as_bytes(*request);
   auto t0 = std::chrono::steady_clock::now();
   char msg[4096] = "";
   JobHandle job{t};
@@ -193,19 +192,18 @@ int run_once(const OnceOptions& o) {
   fmt::print("batch verify {:.1f} ms: OK ({} proofs)\n", ms_since(t0), proofs.size());
   if (!o.out.empty()) {
     fs::create_directories(o.out);
-    std::string all;
+    std::string all(kProofBytes * proofs.size(), '\0');
+    std::vector<std::pair<std::string, std::string>> files;
     for (size_t p = 0; p < proofs.size(); ++p) {
-      std::string bytes192(kProofBytes, '\0');
-      encode_proof(proofs[p], reinterpret_cast<uint8_t*>(bytes192.data()));
-      all += bytes192;
-      std::ofstream(o.out + fmt::format("/proof_{}.json", p)) << export_snarkjs_proof(proofs[p]);
-      std::ofstream(o.out + fmt::format("/public_{}.json", p)) << export_snarkjs_public(publics[p]);
+      encode_proof(proofs[p], reinterpret_cast<uint8_t*>(all.data()) + kProofBytes * p);
+      files.emplace_back(fmt::format("proof_{}.json", p), export_snarkjs_proof(proofs[p]));
+      files.emplace_back(fmt::format("public_{}.json", p), export_snarkjs_public(publics[p]));
     }
-    std::ofstream(o.out + "/proofs.bin", std::ios::binary) << all;
-    std::ofstream vk(o.out + "/verification_key.json");
-    vk << export_snarkjs_vk(pk.vk);
-    vk.close();
-    if (!vk) return fail("write", internal_error(o.out + ": cannot write"));
+    files.emplace_back("proofs.bin", std::move(all));
+    files.emplace_back("verification_key.json", export_snarkjs_vk(pk.vk));
+    for (const auto& [name, content] : files) {
+      if (auto s = write_file(o.out + "/" + name, content); !s.ok()) return fail("write", s);
+    }
     fmt::print(
         "wrote       {}/proofs.bin ({} x 192 bytes, partition order), proof_K.json, "
         "public_K.json, verification_key.json\n",

@@ -5,14 +5,13 @@
 // Thread-safety: main thread only.
 #include <bit>
 #include <chrono>
-#include <fstream>
-#include <iterator>
 #include <memory>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "file_io.h"
 #include "request.h"
 #include "zkpipe/porep/sector_file.h"
 #include "zkpipe/snapdeals/circuit.h"
@@ -94,19 +93,14 @@ int run_update(const UpdateOptions& o) {
   }
   VanillaProofs v = make_vanilla_proofs(*u, parts, o.threads);
   if (auto s = check_vanilla(v, o.out, o.threads); !s.ok()) return fail("update", s);
-  std::string text;
-  std::vector<uint8_t> bytes;
+  std::string bytes;
   if (o.json) {
-    text = vanilla_to_json(v).dump(1) + "\n";
-    bytes.assign(text.begin(), text.end());
+    bytes = vanilla_to_json(v).dump(1) + "\n";
   } else {
-    bytes = encode_vanilla(v);
+    std::vector<uint8_t> b = encode_vanilla(v);
+    bytes.assign(b.begin(), b.end());
   }
-  std::ofstream out(o.out, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) return fail("update", internal_error(o.out + ": cannot write"));
+  if (auto s = write_file(o.out, bytes); !s.ok()) return fail("update", s);
   fmt::print("snapdeals update: {} partition(s) x {} challenge(s), {} bytes, {:.2f} s -> {}\n",
              parts.size(), shape->challenges, bytes.size(), seconds_since(start), o.out);
   fmt::print("comm_r_old 0x{}\ncomm_d_new 0x{}\ncomm_r_new 0x{}\n", v.comms.comm_r_old.to_hex(),
@@ -116,10 +110,9 @@ int run_update(const UpdateOptions& o) {
 
 int run_check(const std::string& path, unsigned threads) {
   auto start = std::chrono::steady_clock::now();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail("check", not_found(path + ": cannot open"));
-  std::vector<uint8_t> bytes(std::istreambuf_iterator<char>(in), {});
-  auto v = plugins::decode_request(bytes, path, decode_vanilla, vanilla_from_json);
+  auto bytes = read_file(path);
+  if (!bytes.ok()) return fail("check", bytes.status());
+  auto v = plugins::decode_request(as_bytes(*bytes), path, decode_vanilla, vanilla_from_json);
   if (!v.ok()) return fail("check", v.status());
   if (auto s = check_vanilla(*v, path, threads); !s.ok()) return fail("check", s);
   fmt::print("snapdeals check: {}: OK ({} partition(s) of {}, {:.1f} ms)\n", path,

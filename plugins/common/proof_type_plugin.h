@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -43,6 +45,24 @@ class ProofJob {
   virtual void synthesize_blank(ConstraintSystem& cs) const = 0;
   virtual std::vector<Fr> public_inputs(uint32_t position) const = 0;
 };
+
+// The counts of a circuit id, computed by `count` (a counting run of the whole circuit, which
+// still computes every witness value: up to a few hundred ms for large shapes) the first time
+// the id is seen and kept for the life of the process, so parse does not repeat it per request.
+// Thread-safe; `count` runs outside the lock.
+template <typename Count>
+CircuitCounts counts_for(const std::string& circuit_id, Count&& count) {
+  static std::mutex mu;
+  static std::map<std::string, CircuitCounts> known;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (auto it = known.find(circuit_id); it != known.end()) return it->second;
+  }
+  const CircuitCounts c = count();
+  std::lock_guard<std::mutex> lock(mu);
+  known.emplace(circuit_id, c);
+  return c;
+}
 
 // A self-test step every proof type shares: witness-only synthesis of partition 0 of a parsed
 // job allocates exactly the counted sizes, and its public inputs are what a verifier derives.

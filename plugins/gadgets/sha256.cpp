@@ -1,14 +1,12 @@
-// gadgets/sha256.cpp: SHA-256 natively (OpenSSL EVP for messages, the compression by hand) and
-// in circuit. The circuit keeps sums unmaterialized where it can: T1 = h + S1 + ch + K + W is
-// never allocated (it is summed into both e' and a'), W[62], W[63] are summed straight into
-// their rounds, and the last round's a', e' are summed straight into the output state.
+// gadgets/sha256.cpp: the SHA-256 compression natively (by hand; whole messages go through
+// groth16::sha256, OpenSSL) and in circuit. The circuit keeps sums unmaterialized where it can:
+// T1 = h + S1 + ch + K + W is never allocated (it is summed into both e' and a'), W[62], W[63]
+// are summed straight into their rounds, and the last round's a', e' are summed straight into
+// the output state.
 #include "zkpipe/gadgets/sha256.h"
-
-#include <openssl/evp.h>
 
 #include <bit>
 #include <cassert>
-#include <stdexcept>
 
 namespace zkpipe::gadgets {
 namespace {
@@ -48,16 +46,6 @@ struct Terms {
 
 const std::array<uint32_t, 8> kSha256Iv = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                            0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-
-std::array<uint8_t, 32> sha256(std::span<const uint8_t> message) {
-  std::array<uint8_t, 32> out{};
-  unsigned int len = 0;
-  if (EVP_Digest(message.data(), message.size(), out.data(), &len, EVP_sha256(), nullptr) != 1 ||
-      len != out.size()) {
-    throw std::runtime_error("OpenSSL EVP_Digest(SHA-256) failed");
-  }
-  return out;
-}
 
 void sha256_compress(std::array<uint32_t, 8>& state, const uint8_t block[64]) {
   uint32_t w[64];

@@ -155,7 +155,7 @@ VanillaProofs blank_proofs(const Shape& shape) {
   auto column = [&] {
     ColumnOpening c;
     c.labels.assign(shape.layers, Fr::zero());
-    c.path.assign(7 * (depth / 3), Fr::zero());
+    c.path.assign(gadgets::poseidon_path_length(shape.nodes), Fr::zero());
     return c;
   };
   PartitionProof part;
@@ -164,7 +164,7 @@ VanillaProofs blank_proofs(const Shape& shape) {
     p.challenge = 1;
     p.data = p.replica = Fr::zero();
     p.data_path.assign(depth, Fr::zero());
-    p.replica_path.assign(7 * (depth / 3), Fr::zero());
+    p.replica_path.assign(gadgets::poseidon_path_length(shape.nodes), Fr::zero());
     p.column = column();
     p.parents.assign(shape.parents(), column());
     part.challenges.push_back(std::move(p));

@@ -17,15 +17,6 @@ ColumnOpening open_column(const SealedSector& s, uint64_t node) {
   return c;
 }
 
-struct Depths {
-  uint32_t d, c;  // binary tree D; 8-ary trees C and R
-};
-
-Depths depths(const Shape& shape) {
-  return {static_cast<uint32_t>(std::countr_zero(shape.nodes)),
-          static_cast<uint32_t>(std::countr_zero(shape.nodes) / 3)};
-}
-
 // The labels of `node`'s parents as label(layer) reads them.
 std::vector<Fr> parent_labels(const ChallengeProof& p, const Shape& shape, uint32_t layer) {
   std::vector<Fr> out;
@@ -37,16 +28,16 @@ std::vector<Fr> parent_labels(const ChallengeProof& p, const Shape& shape, uint3
   return out;
 }
 
-Status check_column(const ColumnOpening& c, const VanillaProofs& v, const std::string& where,
-                    uint32_t depth_c) {
-  if (c.labels.size() != v.shape.layers || c.path.size() != 7u * depth_c) {
+Status check_column(const ColumnOpening& c, const VanillaProofs& v, const std::string& where) {
+  const size_t path = gadgets::poseidon_path_length(v.shape.nodes);
+  if (c.labels.size() != v.shape.layers || c.path.size() != path) {
     return invalid_argument(where + ": column has " + std::to_string(c.labels.size()) +
                             " labels and a path of " + std::to_string(c.path.size()) +
                             " elements; the shape needs " + std::to_string(v.shape.layers) +
-                            " and " + std::to_string(7u * depth_c));
+                            " and " + std::to_string(path));
   }
   Fr leaf = gadgets::poseidon_hash(c.labels);
-  if (gadgets::poseidon_root_from_path(leaf, c.node, c.path) != v.comms.comm_c) {
+  if (gadgets::PoseidonTree::root_from_path(leaf, c.node, c.path) != v.comms.comm_c) {
     return invalid_argument(where + ": the column of node " + std::to_string(c.node) +
                             " does not open to comm_c (a label or the tree C path is wrong)");
   }
@@ -57,7 +48,6 @@ Status check_challenge(const VanillaProofs& v, const PartitionProof& part, uint3
                        const Graph& graph, const std::string& what) {
   const Shape& shape = v.shape;
   const ChallengeProof& p = part.challenges[j];
-  const Depths dep = depths(shape);
   const std::string where = what + ": partition " + std::to_string(part.partition) +
                             ", challenge " + std::to_string(j) + " (node " +
                             std::to_string(p.challenge) + ")";
@@ -68,14 +58,15 @@ Status check_challenge(const VanillaProofs& v, const PartitionProof& part, uint3
                             std::to_string(expected) +
                             "): wrong partition index, challenge seed or replica id");
   }
-  if (p.data_path.size() != dep.d || p.replica_path.size() != 7u * dep.c ||
+  if (p.data_path.size() != gadgets::sha_path_length(shape.nodes) ||
+      p.replica_path.size() != gadgets::poseidon_path_length(shape.nodes) ||
       p.parents.size() != shape.parents()) {
     return invalid_argument(where + ": wrong path or parent count for the shape");
   }
-  if (gadgets::sha_root_from_path(p.data, p.challenge, p.data_path) != v.comms.comm_d) {
+  if (gadgets::ShaTree::root_from_path(p.data, p.challenge, p.data_path) != v.comms.comm_d) {
     return invalid_argument(where + ": the data does not open to comm_d (tree D path or data)");
   }
-  if (gadgets::poseidon_root_from_path(p.replica, p.challenge, p.replica_path) !=
+  if (gadgets::PoseidonTree::root_from_path(p.replica, p.challenge, p.replica_path) !=
       v.comms.comm_r_last) {
     return invalid_argument(where +
                             ": the replica does not open to comm_r_last (tree R path or replica)");
@@ -84,7 +75,7 @@ Status check_challenge(const VanillaProofs& v, const PartitionProof& part, uint3
     return invalid_argument(where + ": the column opened is node " + std::to_string(p.column.node) +
                             ", not the challenged node");
   }
-  ZKP_RETURN_IF_ERROR(check_column(p.column, v, where, dep.c));
+  ZKP_RETURN_IF_ERROR(check_column(p.column, v, where));
   std::vector<uint64_t> parents(shape.parents());
   graph.parents(p.challenge, parents);
   for (uint32_t k = 0; k < shape.parents(); ++k) {
@@ -93,7 +84,7 @@ Status check_challenge(const VanillaProofs& v, const PartitionProof& part, uint3
       return invalid_argument(pw + ": node " + std::to_string(p.parents[k].node) +
                               " is not the graph's parent " + std::to_string(parents[k]));
     }
-    ZKP_RETURN_IF_ERROR(check_column(p.parents[k], v, pw, dep.c));
+    ZKP_RETURN_IF_ERROR(check_column(p.parents[k], v, pw));
   }
   for (uint32_t layer = 1; layer <= shape.layers; ++layer) {
     Fr label = compute_label(v.replica_id, layer, p.challenge, parent_labels(p, shape, layer));

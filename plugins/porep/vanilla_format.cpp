@@ -14,11 +14,11 @@ namespace {
 using plugins::Reader;
 using plugins::Writer;
 
-uint32_t depth_d(const Shape& s) {
-  return static_cast<uint32_t>(std::countr_zero(s.nodes));
+size_t depth_d(const Shape& s) {
+  return gadgets::sha_path_length(s.nodes);
 }
-uint32_t path_c(const Shape& s) {
-  return 7 * (depth_d(s) / 3);
+size_t path_c(const Shape& s) {
+  return gadgets::poseidon_path_length(s.nodes);
 }
 
 void write_column(Writer& w, const ColumnOpening& c) {

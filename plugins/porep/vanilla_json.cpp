@@ -27,7 +27,7 @@ Status read_column(const JsonReader& r, const json& v, const Shape& shape, const
   ZKP_ASSIGN_OR_RETURN(c.node, r.u64(v, "node", path));
   if (c.node >= shape.nodes) return r.error(path + ".node", "outside the sector");
   ZKP_RETURN_IF_ERROR(r.frs(v, "labels", path, shape.layers, c.labels));
-  return r.frs(v, "path", path, 7 * (std::countr_zero(shape.nodes) / 3), c.path);
+  return r.frs(v, "path", path, gadgets::poseidon_path_length(shape.nodes), c.path);
 }
 
 }  // namespace
@@ -93,8 +93,8 @@ Result<VanillaProofs> vanilla_from_json(const json& j, const std::string& what) 
   if (!parts->is_array() || parts->empty() || parts->size() > v.shape.partitions) {
     return r.error(".partitions", "must be an array of 1 to shape.partitions entries");
   }
-  const uint32_t depth_d = std::countr_zero(v.shape.nodes);
-  const uint32_t path_c = 7 * (depth_d / 3);
+  const size_t depth_d = gadgets::sha_path_length(v.shape.nodes);
+  const size_t path_c = gadgets::poseidon_path_length(v.shape.nodes);
   for (size_t k = 0; k < parts->size(); ++k) {
     const json& pj = (*parts)[k];
     std::string pp = ".partitions[" + std::to_string(k) + "]";

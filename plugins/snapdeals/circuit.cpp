@@ -87,7 +87,7 @@ void synthesize_partition(ConstraintSystem& cs, const VanillaProofs& v, size_t p
 VanillaProofs blank_proofs(const Shape& shape) {
   VanillaProofs v;
   v.shape = shape;
-  const size_t path = 7 * (shape.depth() / 3);
+  const size_t path = gadgets::poseidon_path_length(shape.nodes);
   PartitionProof part;
   for (uint32_t j = 0; j < shape.challenges; ++j) {
     ChallengeProof p;

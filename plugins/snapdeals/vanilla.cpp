@@ -22,19 +22,19 @@ Status check_challenge(const VanillaProofs& v, const PartitionProof& part, uint3
     return invalid_argument(where + ": the challenge is not the one derived for this partition (" +
                             std::to_string(expected) + "): wrong partition index or comm_r_new");
   }
-  const size_t path = 7 * (shape.depth() / 3);
+  const size_t path = gadgets::poseidon_path_length(shape.nodes);
   if (p.data_path.size() != shape.depth() || p.old_path.size() != path ||
       p.new_path.size() != path) {
     return invalid_argument(where + ": wrong path lengths for the shape");
   }
-  if (gadgets::sha_root_from_path(p.data, p.challenge, p.data_path) != v.comms.comm_d_new) {
+  if (gadgets::ShaTree::root_from_path(p.data, p.challenge, p.data_path) != v.comms.comm_d_new) {
     return invalid_argument(where + ": the data does not open to comm_d_new (tree D path or data)");
   }
-  if (gadgets::poseidon_root_from_path(p.old_replica, p.challenge, p.old_path) !=
+  if (gadgets::PoseidonTree::root_from_path(p.old_replica, p.challenge, p.old_path) !=
       v.comms.comm_r_last_old) {
     return invalid_argument(where + ": the sector key does not open to comm_r_last_old");
   }
-  if (gadgets::poseidon_root_from_path(p.new_replica, p.challenge, p.new_path) !=
+  if (gadgets::PoseidonTree::root_from_path(p.new_replica, p.challenge, p.new_path) !=
       v.comms.comm_r_last_new) {
     return invalid_argument(where + ": the new replica does not open to comm_r_last_new");
   }

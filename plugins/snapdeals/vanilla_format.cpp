@@ -72,7 +72,7 @@ Result<VanillaProofs> decode_vanilla(std::span<const uint8_t> bytes, const std::
     return r.error("partition count " + std::to_string(count) + " is not in [1, " +
                    std::to_string(v.shape.partitions) + "]");
   }
-  const uint64_t path = 7 * (v.shape.depth() / 3);
+  const uint64_t path = gadgets::poseidon_path_length(v.shape.nodes);
   const uint64_t challenge = 8 + 32 * (3 + v.shape.depth() + 2 * path);
   const uint64_t expected = r.pos() + count * (4 + challenge * v.shape.challenges);
   if (bytes.size() != expected) {
@@ -154,7 +154,7 @@ Result<VanillaProofs> vanilla_from_json(const json& j, const std::string& what) 
   if (!parts->is_array() || parts->empty() || parts->size() > v.shape.partitions) {
     return r.error(".partitions", "must be an array of 1 to shape.partitions entries");
   }
-  const size_t path = 7 * (v.shape.depth() / 3);
+  const size_t path = gadgets::poseidon_path_length(v.shape.nodes);
   for (size_t k = 0; k < parts->size(); ++k) {
     const json& pj = (*parts)[k];
     const std::string pp = ".partitions[" + std::to_string(k) + "]";

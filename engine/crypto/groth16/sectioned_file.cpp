@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <sstream>
+#include <stdexcept>
 
 namespace zkpipe::groth16 {
 namespace {
@@ -40,7 +41,10 @@ struct Mapping {
 Sha256Digest sha256(std::span<const uint8_t> bytes) {
   Sha256Digest d{};
   unsigned int len = 0;
-  EVP_Digest(bytes.data(), bytes.size(), d.data(), &len, EVP_sha256(), nullptr);
+  if (EVP_Digest(bytes.data(), bytes.size(), d.data(), &len, EVP_sha256(), nullptr) != 1 ||
+      len != d.size()) {
+    throw std::runtime_error("OpenSSL EVP_Digest(SHA-256) failed");
+  }
   return d;
 }
 

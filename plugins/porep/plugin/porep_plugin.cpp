@@ -40,9 +40,11 @@ Result<std::unique_ptr<plugins::ProofJob>> parse(std::span<const uint8_t> bytes,
       porep::VanillaProofs v,
       plugins::decode_request(bytes, what, porep::decode_vanilla, porep::vanilla_from_json));
   ZKP_RETURN_IF_ERROR(porep::check_vanilla(v, what));
-  porep::CircuitSize size = porep::count_circuit(v.shape);
-  return std::unique_ptr<plugins::ProofJob>(
-      new PorepJob(std::move(v), CircuitCounts{size.inputs, size.aux, size.constraints}));
+  const CircuitCounts counts = plugins::counts_for(v.shape.circuit_id(), [&] {
+    porep::CircuitSize size = porep::count_circuit(v.shape);
+    return CircuitCounts{size.inputs, size.aux, size.constraints};
+  });
+  return std::unique_ptr<plugins::ProofJob>(new PorepJob(std::move(v), counts));
 }
 
 // Seals the tiny preset, makes and checks its vanilla proofs, round-trips the binary format and

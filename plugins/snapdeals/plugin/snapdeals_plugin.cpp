@@ -40,9 +40,11 @@ Result<std::unique_ptr<plugins::ProofJob>> parse(std::span<const uint8_t> bytes,
                        plugins::decode_request(bytes, what, snapdeals::decode_vanilla,
                                                snapdeals::vanilla_from_json));
   ZKP_RETURN_IF_ERROR(snapdeals::check_vanilla(v, what));
-  porep::CircuitSize size = snapdeals::count_circuit(v.shape);
-  return std::unique_ptr<plugins::ProofJob>(
-      new SnapdealsJob(std::move(v), CircuitCounts{size.inputs, size.aux, size.constraints}));
+  const CircuitCounts counts = plugins::counts_for(v.shape.circuit_id(), [&] {
+    porep::CircuitSize size = snapdeals::count_circuit(v.shape);
+    return CircuitCounts{size.inputs, size.aux, size.constraints};
+  });
+  return std::unique_ptr<plugins::ProofJob>(new SnapdealsJob(std::move(v), counts));
 }
 
 // Seals an empty tiny sector, encodes data into it, makes and parses the vanilla proofs of

@@ -36,7 +36,8 @@ inline constexpr size_t kSha256Bytes = 32;
 
 using Sha256Digest = std::array<uint8_t, kSha256Bytes>;
 
-// SHA-256 (OpenSSL libcrypto) of `bytes`, and its lowercase hex.
+// SHA-256 (OpenSSL libcrypto) of `bytes` (throws std::runtime_error if libcrypto fails), and
+// its lowercase hex.
 Sha256Digest sha256(std::span<const uint8_t> bytes);
 std::string to_hex(const Sha256Digest& digest);
 

@@ -8,6 +8,8 @@
 // first. Thread-safety: trees are immutable after build; building uses `threads` threads.
 #pragma once
 
+#include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -20,43 +22,49 @@ namespace zkpipe::gadgets {
 
 inline constexpr uint32_t kPoseidonTreeArity = 8;
 
-// Tree shapes: depth for `leaves` leaves, or an error naming what is wrong (`what` prefixes it).
-Result<uint32_t> sha_tree_depth(uint64_t leaves, const char* what);
-Result<uint32_t> poseidon_tree_depth(uint64_t leaves, const char* what);
-
 Fr sha_tree_node(const Fr& left, const Fr& right);
 
-class ShaTree {
+// A tree stored level by level. kArity 2: SHA-256 nodes (ShaTree); kArity 8: Poseidon nodes
+// (PoseidonTree); merkle_native.cpp instantiates both.
+template <uint32_t kArity>
+class MerkleTree {
  public:
-  // leaves.size() must be a power of two >= 2 (sha_tree_depth checks it).
-  static ShaTree build(std::vector<Fr> leaves, unsigned threads = 0);
+  static constexpr uint32_t kSiblingsPerLevel = kArity - 1;
+
+  // leaves.size() must be a power of kArity, at least kArity (callers validate shapes first).
+  static MerkleTree build(std::vector<Fr> leaves, unsigned threads = 0);
+  // The hash of kArity children.
+  static Fr node(const Fr* children);
+  // The root a path leads to (natively): what a verifier compares with the commitment.
+  static Fr root_from_path(const Fr& leaf, uint64_t index, std::span<const Fr> siblings);
+
   const Fr& root() const { return levels_.back()[0]; }
   uint32_t depth() const { return static_cast<uint32_t>(levels_.size() - 1); }
   const Fr& leaf(uint64_t i) const { return levels_[0][i]; }
   uint64_t leaves() const { return levels_[0].size(); }
+  // kSiblingsPerLevel siblings per level, leaf level first, the node itself left out.
   std::vector<Fr> path(uint64_t index) const;
 
  private:
   std::vector<std::vector<Fr>> levels_;
 };
 
-class PoseidonTree {
- public:
-  // leaves.size() must be a power of eight >= 8 (poseidon_tree_depth checks it).
-  static PoseidonTree build(std::vector<Fr> leaves, unsigned threads = 0);
-  const Fr& root() const { return levels_.back()[0]; }
-  uint32_t depth() const { return static_cast<uint32_t>(levels_.size() - 1); }
-  const Fr& leaf(uint64_t i) const { return levels_[0][i]; }
-  uint64_t leaves() const { return levels_[0].size(); }
-  std::vector<Fr> path(uint64_t index) const;
+using ShaTree = MerkleTree<2>;
+using PoseidonTree = MerkleTree<kPoseidonTreeArity>;
+template <>
+Fr ShaTree::node(const Fr* children);
+template <>
+Fr PoseidonTree::node(const Fr* children);
+extern template class MerkleTree<2>;
+extern template class MerkleTree<kPoseidonTreeArity>;
 
- private:
-  std::vector<std::vector<Fr>> levels_;
-};
-
-// The root a path leads to (natively): what a verifier compares with the commitment.
-Fr sha_root_from_path(const Fr& leaf, uint64_t index, std::span<const Fr> siblings);
-Fr poseidon_root_from_path(const Fr& leaf, uint64_t index, std::span<const Fr> siblings);
+// Path lengths for a tree over `leaves` leaves (a power of 2, resp. of 8).
+inline size_t sha_path_length(uint64_t leaves) {
+  return std::countr_zero(leaves);
+}
+inline size_t poseidon_path_length(uint64_t leaves) {
+  return size_t{PoseidonTree::kSiblingsPerLevel} * (std::countr_zero(leaves) / 3);
+}
 
 // In-circuit: the root computed from an allocated leaf, the index bits (little-endian: one per
 // binary level, three per 8-ary level) and the allocated siblings. The caller enforces the

@@ -11,14 +11,15 @@
 #include <vector>
 
 #include "zkpipe/gadgets/uint32.h"
+#include "zkpipe/groth16/sectioned_file.h"
 
 namespace zkpipe::gadgets {
 
 // The initial hash value H(0).
 extern const std::array<uint32_t, 8> kSha256Iv;
 
-// Native.
-std::array<uint8_t, 32> sha256(std::span<const uint8_t> message);
+// Native: whole messages through OpenSSL's libcrypto, the one the file formats use.
+using groth16::sha256;
 // One compression of a 64-byte block into state.
 void sha256_compress(std::array<uint32_t, 8>& state, const uint8_t block[64]);
 
