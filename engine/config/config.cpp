@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "sections.h"
 #include "yaml_strict.h"
 #include "zkpipe/system.h"
 #include "zkpipe/units.h"
@@ -48,6 +49,10 @@ Result<std::string> plugin_name(const YamlReader& r, const Field& f, std::string
   return name;
 }
 
+}  // namespace
+
+namespace config_detail {
+
 // A size > 0. With `allow_auto`, "auto" gives nullopt and the unit list in errors says so.
 Result<std::optional<uint64_t>> positive_size(const YamlReader& r, const Field& f,
                                               bool allow_auto) {
@@ -81,6 +86,13 @@ Result<std::string> resolve_dir(const YamlReader& r, const Field& f,
   if (!dir.has_filename() && dir.has_relative_path()) dir = dir.parent_path();  // "a/b/" -> "a/b"
   return dir.string();
 }
+
+}  // namespace config_detail
+
+namespace {
+
+using config_detail::positive_size;
+using config_detail::resolve_dir;
 
 Status parse_log(const YamlReader& r, const Field& section, LogConfig& log) {
   ZKP_ASSIGN_OR_RETURN(const std::vector<Field> fields, r.map_fields(section, {"level"}));
@@ -207,7 +219,8 @@ Result<Config> parse_config(std::string_view yaml_text, const std::string& name,
   }
   ZKP_RETURN_IF_ERROR(check_version(r, *version, config));
   ZKP_ASSIGN_OR_RETURN(const std::vector<Field> fields,
-                       r.map_fields(root, {"version", "plugin_dirs", "log", "memory"}));
+                       r.map_fields(root, {"version", "plugin_dirs", "log", "memory", "compute",
+                                           "pipeline", "params"}));
 
   if (const Field* f = find_field(fields, "plugin_dirs")) {
     ZKP_ASSIGN_OR_RETURN(const std::vector<Field> dirs, r.list_items(*f, "a list of directories"));
@@ -225,6 +238,8 @@ Result<Config> parse_config(std::string_view yaml_text, const std::string& name,
     return r.error(root, "missing required section 'memory' (e.g. memory: {backend: pageable})");
   }
   ZKP_RETURN_IF_ERROR(parse_memory(r, *memory, config.memory));
+  const std::filesystem::path base(base_dir.empty() ? "." : base_dir);
+  ZKP_RETURN_IF_ERROR(config_detail::parse_pipeline_sections(r, fields, base, config));
   return config;
 }
 

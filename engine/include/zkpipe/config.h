@@ -45,12 +45,42 @@ struct LogConfig {
   std::string level = "info";  // trace, debug, info, warn, error
 };
 
+// `compute:` what runs prove_start / prove_finish.
+struct ComputeConfig {
+  std::string backend = "cpu";  // cpu (the reference; one device)
+  uint32_t workers_per_device = 1;
+  uint32_t threads = 0;  // threads per prove_start / prove_finish call; 0: all hardware threads
+};
+
+// `pipeline:` the scheduler.
+struct PipelineConfig {
+  uint32_t synthesis_workers = 1;
+  uint32_t synthesis_threads = 1;  // threads per a/b/c evaluation
+  uint32_t finalizers = 1;
+  uint32_t ready_depth = 2;                // synthesized partitions waiting per compute worker
+  std::optional<uint64_t> budget_bytes;    // nullopt: auto
+  uint32_t retries = 0;                    // tries after the first before a partition fails its job
+  bool trim = false;                       // malloc_trim(0) after each finished job (timed)
+  uint64_t overhead_bytes = 512ull << 20;  // planned process memory outside the budget
+};
+
+// `params:` where each circuit's params (and R1CS cache) are found, and what to do without them.
+struct ParamsConfig {
+  std::string dir = "params";       // resolved against the config file's directory when set there
+  bool setup_when_missing = false;  // missing: setup = run the seeded development setup (NOT a
+                                    // ceremony) and keep the result; missing: fail = an error
+  uint64_t setup_seed = 1;
+};
+
 struct Config {
   std::string path;  // the file it came from ("<string>" when parsed from text)
   int version = 1;
   std::vector<std::string> plugin_dirs;  // resolved against the config file's directory
   LogConfig log;
   MemoryConfig memory;
+  ComputeConfig compute;
+  PipelineConfig pipeline;
+  ParamsConfig params;
 };
 
 // Reads and validates a config file. NOT_FOUND when it cannot be read, INVALID_ARGUMENT with

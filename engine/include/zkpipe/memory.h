@@ -57,6 +57,9 @@ class MemoryPool {
   Result<zkp_memory_stats> stats() const;
 
   const std::string& backend_name() const { return plugin_->manifest.name; }
+  // Page-locked host memory (the CUDA backends): what the pool holds counts against
+  // RLIMIT_MEMLOCK in the engine's start-up plan.
+  bool page_locked() const { return plugin_->manifest.requires_cuda; }
   uint64_t cap_bytes() const { return cap_bytes_; }
 
  private:

@@ -1,0 +1,123 @@
+// `zkpipe bench --config A.yaml [--config B.yaml ...] --proof TYPE --preset P --jobs N`: the same
+// workload (N jobs of one request, all submitted at once: a backlog) under each config, one
+// after the other in this process; prints them side by side and writes per config the Chrome
+// trace, an SVG timeline and the summary (JSON) into --out-dir.
+// Thread-safety: main thread (plus the signal watcher).
+#include <chrono>
+#include <filesystem>
+
+#include <fmt/core.h>
+
+#include "cli.h"
+#include "file_io.h"
+#include "run_summary.h"
+
+namespace zkpipe::cli {
+namespace {
+
+struct BenchOptions {
+  std::vector<std::string> configs;
+  std::string proof = "porep", preset = "tiny", out_dir = "bench-out", params_dir, cache_dir;
+  uint32_t jobs = 4;
+};
+
+int fail(const Status& s) {
+  fmt::print(stderr, "zkpipe bench: {}\n", s.to_string());
+  return exit_code_for(s);
+}
+
+Result<RunSummary> run_config(const BenchOptions& o, const std::string& path,
+                              const std::vector<uint8_t>& input, SignalWatcher& signals) {
+  ZKP_ASSIGN_OR_RETURN(Config config, load_config_for_run(path, o.params_dir));
+  reset_peak_rss();
+  ZKP_ASSIGN_OR_RETURN(std::unique_ptr<pipeline::Engine> engine, pipeline::Engine::create(config));
+  signals.attach(engine.get());
+  fmt::print("== {}: {}\n", path, engine->memory_plan());
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<uint64_t> ids;
+  Status status;
+  for (uint32_t j = 0; j < o.jobs && status.ok(); ++j) {
+    pipeline::JobRequest r;
+    r.proof_type = o.proof;
+    r.input = input;
+    r.input_name = fmt::format("bench job {}", j);
+    Result<uint64_t> id = engine->submit(std::move(r));
+    if (id.ok()) ids.push_back(*id);
+    status = id.status();
+  }
+  std::vector<pipeline::JobResult> results;
+  for (uint64_t id : ids) {
+    Result<pipeline::JobResult> r = engine->wait(id);
+    if (r.ok()) results.push_back(std::move(*r));
+  }
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  signals.attach(nullptr);
+  if (!status.ok()) return status;
+  for (const auto& r : results) {
+    if (!r.status.ok()) return r.status.with_context(path);
+  }
+  RunSummary summary = summarize_run(*engine, path, results, wall_s);
+  fmt::print("{}", summary_text(summary));
+  const std::string stem = std::filesystem::path(path).stem().string();
+  const std::vector<pipeline::Span> spans = engine->trace().spans();
+  const std::string title =
+      fmt::format("zkpipe bench {} {} x{} {}", o.proof, o.preset, o.jobs, path);
+  ZKP_RETURN_IF_ERROR(
+      tool::write_file(o.out_dir + "/" + stem + ".trace.json",
+                       pipeline::chrome_trace_json(spans, title, summary.to_json())));
+  ZKP_RETURN_IF_ERROR(
+      tool::write_file(o.out_dir + "/" + stem + ".svg", pipeline::timeline_svg(spans, title)));
+  ZKP_RETURN_IF_ERROR(
+      tool::write_file(o.out_dir + "/" + stem + ".metrics.txt", engine->metrics_text()));
+  return summary;
+}
+
+int run_bench(const BenchOptions& o) {
+  if (o.jobs == 0) return fail(invalid_argument("--jobs must be at least 1"));
+  std::error_code ec;
+  std::filesystem::create_directories(o.out_dir, ec);
+  if (ec) return fail(invalid_argument("--out-dir " + o.out_dir + ": " + ec.message()));
+  const std::string cache = o.cache_dir.empty() ? o.out_dir : o.cache_dir;
+  Result<std::vector<uint8_t>> input = bench_request(o.proof, o.preset, cache);
+  if (!input.ok()) return fail(input.status());
+  SignalWatcher signals;
+  std::vector<RunSummary> runs;
+  for (const std::string& path : o.configs) {
+    if (signals.signals() > 0) break;
+    Result<RunSummary> run = run_config(o, path, *input, signals);
+    if (!run.ok()) return fail(run.status());
+    runs.push_back(std::move(*run));
+  }
+  fmt::print("\n== {} {} x {} job(s), all submitted at once\n{}", o.proof, o.preset, o.jobs,
+             side_by_side(runs));
+  nlohmann::json all = nlohmann::json::array();
+  for (const auto& r : runs) all.push_back(r.to_json());
+  if (Status s = tool::write_file(o.out_dir + "/bench.json", all.dump(2) + "\n"); !s.ok()) {
+    return fail(s);
+  }
+  fmt::print(
+      "wrote {}/<config>.trace.json (Perfetto), <config>.svg, <config>.metrics.txt, "
+      "bench.json\n",
+      o.out_dir);
+  return 0;
+}
+
+}  // namespace
+
+void add_bench(CLI::App& app, int* exit_code) {
+  auto o = std::make_shared<BenchOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "bench", "Run one workload under several configs and print them side by side");
+  cmd->add_option("--config", o->configs, "a pipeline config; repeat to compare")->required();
+  cmd->add_option("--proof", o->proof, "porep (default) or snapdeals");
+  cmd->add_option("--preset", o->preset, "sector preset: tiny (default), 2KiB, 8MiB, 512MiB");
+  cmd->add_option("--jobs", o->jobs, "jobs submitted at once (default 4)");
+  cmd->add_option("--out-dir", o->out_dir, "traces, SVG timelines, summaries (default bench-out)");
+  cmd->add_option("--params-dir", o->params_dir, "override params.dir of every config");
+  cmd->add_option("--cache-dir", o->cache_dir,
+                  "where the sealed workload is kept (default: out-dir)");
+  cmd->callback([o, exit_code] { *exit_code = run_bench(*o); });
+}
+
+}  // namespace zkpipe::cli

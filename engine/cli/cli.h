@@ -1,0 +1,51 @@
+// cli.h: the subcommands of the `zkpipe` binary (prove, bench), one file each, and what they
+// share: loading a config with command-line overrides, signal handling (SIGTERM/SIGINT: first
+// drain, second cancel), the bench workload generator.
+// Thread-safety: main thread, apart from the signal watcher (see SignalWatcher).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "zkpipe/config.h"
+#include "zkpipe/pipeline/engine.h"
+
+namespace zkpipe::cli {
+
+void add_prove(CLI::App& app, int* exit_code);
+void add_bench(CLI::App& app, int* exit_code);
+
+// The config at `path` with the command line's --params-dir (when not empty) applied, and its
+// log level set.
+Result<Config> load_config_for_run(const std::string& path, const std::string& params_dir);
+
+// Blocks SIGTERM and SIGINT in every thread started after it and watches them on its own thread:
+// the first makes the engine stop accepting work (jobs in flight finish and are written), the
+// second cancels every job. Construct it before the engine's threads start.
+class SignalWatcher {
+ public:
+  SignalWatcher();
+  ~SignalWatcher();
+  void attach(pipeline::Engine* engine);  // nullptr: detach
+  int signals() const { return count_.load(); }
+
+ private:
+  std::thread thread_;
+  std::atomic<pipeline::Engine*> engine_{nullptr};
+  std::atomic<int> count_{0};
+};
+
+// A request for `type` (porep, snapdeals) at `preset`: sealed from a fixed seed and cached as
+// CACHE_DIR/<type>-<preset>.vanilla, so configs compared in one bench prove the same input.
+Result<std::vector<uint8_t>> bench_request(const std::string& type, const std::string& preset,
+                                           const std::string& cache_dir);
+
+// Exit code for a status: 2 for bad input (INVALID_ARGUMENT, NOT_FOUND), 1 otherwise.
+int exit_code_for(const Status& s);
+
+}  // namespace zkpipe::cli

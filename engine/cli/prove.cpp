@@ -1,0 +1,106 @@
+// `zkpipe prove --config CONFIG --proof TYPE --input REQUEST [--out PROOF]`: one request through
+// the pipeline of a config: parse and check, params (loaded, or made when the config allows),
+// synthesis, prove_start, prove_finish, batch verification; then the timing table and summary,
+// and the proof (partitions x 192 bytes, partition order) written only when it verified.
+// Thread-safety: main thread (plus the signal watcher).
+#include <chrono>
+
+#include <fmt/core.h>
+
+#include "cli.h"
+#include "file_io.h"
+#include "run_summary.h"
+
+namespace zkpipe::cli {
+namespace {
+
+struct ProveOptions {
+  std::string config, proof, input, out, request_id, params_dir, trace, status, metrics;
+  std::string priority = "normal";
+};
+
+int fail(const Status& s) {
+  fmt::print(stderr, "zkpipe prove: {}\n", s.to_string());
+  return exit_code_for(s);
+}
+
+int run_prove(const ProveOptions& o) {
+  const auto priority = pipeline::parse_priority(o.priority);
+  if (!priority) {
+    return fail(invalid_argument("--priority: '" + o.priority +
+                                 "' is not one of critical, high, normal, low"));
+  }
+  Result<Config> config = load_config_for_run(o.config, o.params_dir);
+  if (!config.ok()) return fail(config.status());
+  Result<std::string> input = tool::read_file(o.input);
+  if (!input.ok()) return fail(input.status().with_context("--input"));
+  SignalWatcher signals;
+  Result<std::unique_ptr<pipeline::Engine>> engine = pipeline::Engine::create(*config);
+  if (!engine.ok()) return fail(engine.status());
+  fmt::print("{}: {}\n", o.config, (*engine)->memory_plan());
+  signals.attach(engine->get());
+  pipeline::JobRequest request;
+  request.proof_type = o.proof;
+  request.input.assign(input->begin(), input->end());
+  request.input_name = o.input;
+  request.priority = *priority;
+  request.request_id = o.request_id;
+  const auto t0 = std::chrono::steady_clock::now();
+  Result<uint64_t> id = (*engine)->submit(std::move(request));
+  if (!id.ok()) {
+    signals.attach(nullptr);
+    return fail(id.status());
+  }
+  Result<pipeline::JobResult> result = (*engine)->wait(*id);
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  signals.attach(nullptr);
+  if (!result.ok()) return fail(result.status());
+  fmt::print("{}", timing_table(*result));
+  fmt::print("{}", summary_text(summarize_run(**engine, o.config, {*result}, wall_s)));
+  if (!o.trace.empty()) {
+    const std::string json =
+        pipeline::chrome_trace_json((*engine)->trace().spans(), "zkpipe prove " + o.input);
+    if (Status s = tool::write_file(o.trace, json); !s.ok()) return fail(s);
+    fmt::print("trace: {} (open in https://ui.perfetto.dev)\n", o.trace);
+  }
+  if (!o.status.empty()) {
+    if (Status s = tool::write_file(o.status, (*engine)->status_json().dump(2) + "\n"); !s.ok()) {
+      return fail(s);
+    }
+  }
+  if (!o.metrics.empty()) {
+    if (Status s = tool::write_file(o.metrics, (*engine)->metrics_text()); !s.ok()) return fail(s);
+  }
+  if (!result->status.ok()) return fail(result->status);
+  if (!o.out.empty()) {
+    if (Status s = tool::write_file(o.out, std::span<const uint8_t>(result->proof)); !s.ok()) {
+      return fail(s);
+    }
+    fmt::print("proof: {} ({} partition(s) x 192 bytes, verified)\n", o.out,
+               result->partitions.size());
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_prove(CLI::App& app, int* exit_code) {
+  auto o = std::make_shared<ProveOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "prove", "Prove one request through the pipeline of a config; print where the time went");
+  cmd->add_option("--config", o->config, "pipeline config (configs/*.yaml)")->required();
+  cmd->add_option("--proof", o->proof, "proof type plugin: porep, snapdeals")->required();
+  cmd->add_option("--input", o->input, "the request: vanilla proofs (zkpipe-tool porep vanilla)")
+      ->required();
+  cmd->add_option("--out", o->out, "write the proof here (only when every partition verified)");
+  cmd->add_option("--priority", o->priority, "critical, high, normal (default) or low");
+  cmd->add_option("--request-id", o->request_id, "the caller's id for this request");
+  cmd->add_option("--params-dir", o->params_dir, "override params.dir of the config");
+  cmd->add_option("--trace", o->trace, "write the run's Chrome trace JSON (Perfetto) here");
+  cmd->add_option("--status", o->status, "write the engine's status snapshot (JSON) here");
+  cmd->add_option("--metrics", o->metrics, "write Prometheus text metrics here");
+  cmd->callback([o, exit_code] { *exit_code = run_prove(*o); });
+}
+
+}  // namespace zkpipe::cli

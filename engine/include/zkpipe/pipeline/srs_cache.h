@@ -1,0 +1,82 @@
+// zkpipe/pipeline/srs_cache.h: the params (SRS) of each circuit, as the pipeline uses them. A
+// params file is mapped once (warm: validated on first open, then only the page cache holds it)
+// and, while jobs need it, copied into a buffer of the memory backend (hot: counted in the
+// memory budget with its R1CS and prepared verifying key). Hot entries are reference-counted;
+// unused ones are evicted least-recently-used when the budget needs room, or on request.
+// Thread-safety: every member is thread-safe; loading happens once per circuit however many ask.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "zkpipe/config.h"
+#include "zkpipe/groth16/keys.h"
+#include "zkpipe/groth16/r1cs.h"
+#include "zkpipe/groth16/verifier.h"
+#include "zkpipe/memory.h"
+#include "zkpipe/pipeline/budget.h"
+
+namespace zkpipe::pipeline {
+
+struct Srs {
+  std::string circuit_id;
+  groth16::ProvingKey pk;  // the queries point into a backend buffer
+  groth16::R1cs r1cs;
+  std::unique_ptr<groth16::PreparedVerifyingKey> pvk;
+  uint64_t resident_bytes = 0;  // what its reservation holds
+};
+using SrsHandle = std::shared_ptr<const Srs>;
+
+// Records the circuit (for a setup when its params are missing).
+using RecordFn = std::function<Result<groth16::R1cs>()>;
+using AllocateFn = std::function<Result<Buffer>(uint64_t bytes)>;
+
+struct SrsStats {
+  uint64_t hot_bytes = 0;
+  size_t hot = 0, warm = 0, in_use = 0;
+  uint64_t hits = 0, loads = 0, setups = 0, evictions = 0;
+};
+
+class SrsCache {
+ public:
+  SrsCache(ParamsConfig config, MemoryBudget& budget, AllocateFn allocate, unsigned threads);
+  ~SrsCache();
+
+  // The hot params of `circuit_id`: resident, or loaded (made by the seeded development setup
+  // first when they are missing and the config allows it). `wait` orders the budget wait.
+  Result<SrsHandle> acquire(const std::string& circuit_id, const RecordFn& record,
+                            const ReserveOptions& wait);
+  // Makes existing params hot without a job (NOT_FOUND when the files are missing).
+  Status preload(const std::string& circuit_id);
+  // Drops a hot entry now; FAILED_PRECONDITION while a job uses it, NOT_FOUND when not hot.
+  Status evict(const std::string& circuit_id);
+  // The budget's reclaimer: evicts unused hot entries, least recently used first, until
+  // `needed` bytes are free or none is left; returns the bytes released.
+  uint64_t reclaim(uint64_t needed);
+
+  SrsStats stats() const;
+  std::string params_path(const std::string& circuit_id) const;
+
+ private:
+  struct Entry;
+  Result<std::shared_ptr<Srs>> load(const std::string& id, const RecordFn* record,
+                                    const ReserveOptions& wait, bool& made);
+  Result<groth16::ProvingKey> open_warm(const std::string& id, const RecordFn* record, bool& made);
+
+  ParamsConfig config_;
+  MemoryBudget& budget_;
+  AllocateFn allocate_;
+  unsigned threads_;
+  mutable std::mutex mu_;
+  std::condition_variable loaded_cv_;
+  std::map<std::string, std::unique_ptr<Entry>> entries_;
+  uint64_t tick_ = 0;
+  SrsStats counters_;
+};
+
+}  // namespace zkpipe::pipeline

@@ -1,0 +1,334 @@
+// engine.cpp: Engine (zkpipe/pipeline/engine.h): start-up (backends, memory plan, budget, params
+// cache, workers), submit (parse once by the plugin, duplicate request ids), wait, cancel,
+// drain, shutdown. The worker loops are in workers.cpp, reports in report.cpp.
+// Thread-safety: see engine_impl.h.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "engine_impl.h"
+#include "zkpipe/groth16/sectioned_file.h"
+#include "zkpipe/system.h"
+#include "zkpipe/units.h"
+
+namespace zkpipe::pipeline {
+namespace {
+
+constexpr size_t kFrBytes = sizeof(groth16::Fr);
+constexpr size_t kPluginMessageBytes = 4096;
+
+uint64_t next_pow2(uint64_t x) {
+  uint64_t n = 1;
+  while (n < x) n <<= 1;
+  return n;
+}
+
+Status plugin_status(zkp_status rc, const char* message, const std::string& what) {
+  if (rc == ZKP_OK) return ok_status();
+  return Status(static_cast<Code>(rc), what + ": " + message);
+}
+
+}  // namespace
+
+int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+double ms_between(int64_t from_ns, int64_t to_ns) {
+  return static_cast<double>(to_ns - from_ns) / 1e6;
+}
+
+std::string_view job_state_name(JobState state) {
+  switch (state) {
+    case JobState::kQueued:
+      return "queued";
+    case JobState::kRunning:
+      return "running";
+    case JobState::kDone:
+      return "done";
+    case JobState::kFailed:
+      return "failed";
+    case JobState::kCancelled:
+      return "cancelled";
+  }
+  return "unknown";
+}
+
+Engine::Engine(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Engine::~Engine() {
+  impl_->stop();
+}
+
+Result<std::unique_ptr<Engine>> Engine::create(const Config& config, EngineOptions options) {
+  auto impl = std::make_unique<Impl>();
+  impl->config = config;
+  std::vector<std::string> dirs = config.plugin_dirs;
+  for (const std::string& d : default_plugin_dirs()) dirs.push_back(d);
+  impl->registry = std::make_unique<PluginRegistry>(dirs);
+  ZKP_ASSIGN_OR_RETURN(impl->pool, open_memory_backend(config, *impl->registry));
+  if (options.compute) {
+    impl->compute = std::move(options.compute);
+  } else {
+    ZKP_ASSIGN_OR_RETURN(impl->compute, open_compute_backend(config.compute));
+  }
+  const SystemInfo info = read_system_info();
+  MemoryPlan plan;
+  plan.budget_bytes =
+      options.budget_bytes.value_or(config.pipeline.budget_bytes.value_or(auto_budget_bytes(info)));
+  plan.overhead_bytes = config.pipeline.overhead_bytes;
+  plan.pinned_bytes =
+      impl->pool->page_locked() ? std::min(impl->pool->cap_bytes(), plan.budget_bytes) : 0;
+  impl->plan_text = describe_memory_plan(plan, info);
+  spdlog::info("{}: {}", config.path, impl->plan_text);
+  if (options.check_plan) {
+    ZKP_RETURN_IF_ERROR(check_memory_plan(plan, info).with_context(config.path));
+  }
+  impl->budget = std::make_unique<MemoryBudget>(plan.budget_bytes);
+  Impl* raw = impl.get();
+  impl->options.allocate = std::move(options.allocate);
+  impl->srs = std::make_unique<SrsCache>(
+      config.params, *impl->budget, [raw](uint64_t bytes) { return raw->allocate(bytes); },
+      config.compute.threads);
+  impl->budget->set_reclaimer([raw](uint64_t needed) { return raw->srs->reclaim(needed); });
+  impl->options.check_plan = options.check_plan;
+  impl->paused = options.start_paused;
+  impl->start_workers();
+  return std::unique_ptr<Engine>(new Engine(std::move(impl)));
+}
+
+void Engine::Impl::start_workers() {
+  const PipelineConfig& p = config.pipeline;
+  // Known before any thread starts: the synthesis workers size their look-ahead by it.
+  compute_workers = compute->device_count() * config.compute.workers_per_device;
+  for (size_t w = 0; w < p.synthesis_workers; ++w) {
+    threads.emplace_back([this, w] { synthesis_loop(w); });
+  }
+  for (size_t d = 0; d < compute->device_count(); ++d) {
+    for (size_t w = 0; w < config.compute.workers_per_device; ++w) {
+      threads.emplace_back([this, d, w] { compute_loop(d, w); });
+    }
+  }
+  for (size_t w = 0; w < p.finalizers; ++w) {
+    threads.emplace_back([this, w] { finalizer_loop(w); });
+  }
+}
+
+void Engine::Impl::stop() {
+  Deferred later;
+  {
+    std::lock_guard lock(mu);
+    accepting = false;
+    stopping = true;
+    for (auto& [id, job] : jobs) {
+      if (job->state == JobState::kQueued || job->state == JobState::kRunning) {
+        job->cancelled = true;
+        end_job(*job, JobState::kCancelled, aborted("the engine shut down"), later);
+      }
+    }
+  }
+  budget->close();
+  synth_cv.notify_all();
+  compute_cv.notify_all();
+  final_cv.notify_all();
+  for (std::thread& t : threads) t.join();
+  threads.clear();
+  later.flush();
+  std::lock_guard lock(mu);
+  ready.clear();
+  started.clear();
+}
+
+Result<const zkp_proof_type*> Engine::Impl::proof_type(const std::string& name) {
+  std::lock_guard lock(types_mu);
+  if (auto it = types.find(name); it != types.end()) return it->second;
+  ZKP_ASSIGN_OR_RETURN(const LoadedPlugin* loaded, registry->load(name, ZKP_KIND_PROOF_TYPE));
+  if (!loaded->available()) {
+    return loaded->init_status.with_context("proof type '" + name + "'");
+  }
+  const auto* table = loaded->table<zkp_proof_type>();
+  types.emplace(name, table);
+  return table;
+}
+
+Result<uint64_t> Engine::submit(JobRequest request) {
+  Impl& m = *impl_;
+  const std::string what = !request.input_name.empty()   ? request.input_name
+                           : !request.request_id.empty() ? "request " + request.request_id
+                                                         : "request";
+  const groth16::Sha256Digest hash = groth16::sha256(request.input);
+  {
+    std::lock_guard lock(m.mu);
+    if (!m.accepting) return unavailable("the engine is draining; " + what + " not accepted");
+    if (!request.request_id.empty()) {
+      if (auto it = m.by_request_id.find(request.request_id); it != m.by_request_id.end()) {
+        const Job& existing = *m.jobs.at(it->second);
+        if (existing.input_hash != hash || existing.type_name != request.proof_type) {
+          return invalid_argument("request id '" + request.request_id + "' is already job " +
+                                  std::to_string(existing.id) +
+                                  " with a different proof type or input");
+        }
+        return existing.id;  // the same request again: attach to it
+      }
+    }
+  }
+  ZKP_ASSIGN_OR_RETURN(const zkp_proof_type* type, m.proof_type(request.proof_type));
+  auto plugin = std::make_shared<PluginJob>();
+  plugin->type = type;
+  char message[kPluginMessageBytes] = "";
+  const int64_t t0 = steady_ns();
+  ZKP_RETURN_IF_ERROR(
+      plugin_status(type->parse(request.input.data(), request.input.size(), what.c_str(),
+                                &plugin->handle, {message, sizeof message}),
+                    message, what));
+  auto job = std::make_shared<Job>();
+  job->info.struct_size = sizeof job->info;
+  ZKP_RETURN_IF_ERROR(plugin_status(
+      type->info(plugin->handle, &job->info, {message, sizeof message}), message, what));
+  job->type_name = request.proof_type;
+  job->input_name = what;
+  job->request_id = request.request_id;
+  job->input_hash = hash;
+  job->priority = request.priority;
+  job->deadline = request.deadline;
+  job->plugin = std::move(plugin);
+  const zkp_job_info& info = job->info;
+  job->domain_size = next_pow2(info.num_constraints + info.num_inputs);
+  job->abc_bytes = 3 * job->domain_size * kFrBytes;
+  // The witness, the b scalars kept for prove_finish, and the pending proof.
+  job->rest_bytes = 2 * (uint64_t{info.num_inputs} + info.num_aux) * kFrBytes + 4096;
+  if (job->abc_bytes + job->rest_bytes > m.budget->total()) {
+    return resource_exhausted(what + ": one partition of " + info.circuit_id + " needs " +
+                              format_bytes(job->abc_bytes + job->rest_bytes) +
+                              ", more than the whole memory budget of " +
+                              format_bytes(m.budget->total()) + " (pipeline.budget)");
+  }
+  spdlog::info("{}: parsed in {:.1f} ms: {} partition(s) of {} ({} constraints)", what,
+               ms_between(t0, steady_ns()), info.partitions, info.circuit_id, info.num_constraints);
+  const uint32_t parts = info.partitions;
+  job->parts.assign(parts, PartState::kQueued);
+  job->proofs.resize(parts);
+  job->timings.resize(parts);
+  std::lock_guard lock(m.mu);
+  if (!m.accepting) return unavailable("the engine is draining; " + what + " not accepted");
+  if (!request.request_id.empty()) {  // a twin may have been parsed meanwhile
+    if (auto it = m.by_request_id.find(request.request_id); it != m.by_request_id.end()) {
+      return it->second;
+    }
+  }
+  job->id = m.next_job++;
+  if (!request.request_id.empty()) m.by_request_id[request.request_id] = job->id;
+  job->submitted_ns = m.trace.now_ns();
+  job->queued_ns.assign(parts, job->submitted_ns);
+  for (uint32_t p = 0; p < parts; ++p) {
+    m.synth_queue.insert({static_cast<uint8_t>(job->priority), job->id, p});
+  }
+  m.jobs.emplace(job->id, job);
+  m.synth_cv.notify_all();
+  return job->id;
+}
+
+Result<JobResult> Engine::wait(uint64_t id, std::optional<std::chrono::milliseconds> timeout) {
+  Impl& m = *impl_;
+  std::unique_lock lock(m.mu);
+  auto it = m.jobs.find(id);
+  if (it == m.jobs.end()) return not_found("no job " + std::to_string(id));
+  const std::shared_ptr<Job> job = it->second;
+  auto ended = [&] { return job->state != JobState::kQueued && job->state != JobState::kRunning; };
+  if (timeout) {
+    if (!m.ended_cv.wait_for(lock, *timeout, ended)) {
+      return deadline_exceeded("job " + std::to_string(id) + " still running after " +
+                               std::to_string(timeout->count()) + " ms");
+    }
+  } else {
+    m.ended_cv.wait(lock, ended);
+  }
+  return job->result;
+}
+
+Status Engine::cancel(uint64_t id) {
+  Impl& m = *impl_;
+  Deferred later;
+  {
+    std::lock_guard lock(m.mu);
+    auto it = m.jobs.find(id);
+    if (it == m.jobs.end()) return not_found("no job " + std::to_string(id));
+    Job& job = *it->second;
+    if (job.state != JobState::kQueued && job.state != JobState::kRunning) {
+      return failed_precondition("job " + std::to_string(id) + " already " +
+                                 std::string(job_state_name(job.state)));
+    }
+    job.cancelled = true;
+    m.end_job(job, JobState::kCancelled, aborted("job " + std::to_string(id) + " cancelled"),
+              later);
+  }
+  later.flush();       // the job's queued work is freed here, outside the lock
+  m.budget->notify();  // a partition waiting for memory sees the flag
+  m.synth_cv.notify_all();
+  return ok_status();
+}
+
+void Engine::drain() {
+  Impl& m = *impl_;
+  std::unique_lock lock(m.mu);
+  m.accepting = false;
+  m.ended_cv.wait(lock, [&] {
+    return std::all_of(m.jobs.begin(), m.jobs.end(), [](const auto& kv) {
+      return kv.second->state != JobState::kQueued && kv.second->state != JobState::kRunning;
+    });
+  });
+}
+
+void Engine::stop_accepting() {
+  std::lock_guard lock(impl_->mu);
+  impl_->accepting = false;
+}
+
+void Engine::resume() {
+  {
+    std::lock_guard lock(impl_->mu);
+    impl_->paused = false;
+  }
+  impl_->synth_cv.notify_all();
+}
+
+void Engine::cancel_all() {
+  std::vector<uint64_t> ids;
+  {
+    std::lock_guard lock(impl_->mu);
+    for (const auto& [id, job] : impl_->jobs) {
+      if (!ended(*job)) ids.push_back(id);
+    }
+  }
+  for (uint64_t id : ids) (void)cancel(id);  // one may end meanwhile: then nothing to cancel
+}
+
+Status Engine::preload_params(const std::string& id) {
+  return impl_->srs->preload(id);
+}
+Status Engine::evict_params(const std::string& id) {
+  return impl_->srs->evict(id);
+}
+nlohmann::json Engine::status_json() const {
+  return impl_->status_json();
+}
+std::string Engine::metrics_text() const {
+  return impl_->metrics_text();
+}
+const TraceRecorder& Engine::trace() const {
+  return impl_->trace;
+}
+std::string Engine::memory_plan() const {
+  return impl_->plan_text;
+}
+std::vector<std::string> Engine::device_tracks() const {
+  std::vector<std::string> out;
+  for (size_t d = 0; d < impl_->compute->device_count(); ++d) {
+    out.push_back("device-" + impl_->compute->device_name(d));
+  }
+  return out;
+}
+
+}  // namespace zkpipe::pipeline

@@ -1,0 +1,167 @@
+// engine_impl.h: private to engine/pipeline. The state behind Engine (zkpipe/pipeline/engine.h):
+// jobs, the three queues, workers, counters. `mu` (the tracker lock) guards every member marked
+// so; it is held only to move work between queues and record states, never across synthesis,
+// proving, verification, trimming, I/O or a budget wait (tests/pipeline check this by timing).
+// Thread-safety: see each member.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "zkpipe/abi/proof_type.h"
+#include "zkpipe/pipeline/budget.h"
+#include "zkpipe/pipeline/engine.h"
+#include "zkpipe/pipeline/srs_cache.h"
+#include "zkpipe/plugin.h"
+
+namespace zkpipe::pipeline {
+
+// A parsed request inside its plugin; destroyed by that plugin when the last user drops it.
+struct PluginJob {
+  const zkp_proof_type* type = nullptr;
+  zkp_job* handle = nullptr;
+  ~PluginJob() {
+    if (handle != nullptr) type->destroy_job(handle);
+  }
+};
+
+enum class PartState { kQueued, kSynthesizing, kReady, kProving, kFinishing, kProved, kDropped };
+std::string_view part_state_name(PartState s);
+
+// Queue order: priority, then job sequence (= id), then partition. Unique per partition.
+struct QueueKey {
+  uint8_t priority = 0;
+  uint64_t job = 0;
+  uint32_t partition = 0;
+  auto operator<=>(const QueueKey&) const = default;
+};
+
+struct Job {
+  uint64_t id = 0;
+  std::string request_id, type_name, input_name;
+  std::array<uint8_t, 32> input_hash{};
+  zkp_job_info info{};
+  uint64_t domain_size = 0;
+  uint64_t abc_bytes = 0, rest_bytes = 0;  // per partition working set, two phases
+  Priority priority = Priority::kNormal;
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  std::atomic<bool> cancelled{false};  // read by budget waits without mu
+  // Guarded by mu:
+  std::shared_ptr<PluginJob> plugin;  // reset when the job ends
+  SrsHandle srs;                      // for the job's verification; reset when it ends
+  JobState state = JobState::kQueued;
+  Status status;
+  std::vector<PartState> parts;
+  std::vector<std::optional<groth16::Proof>> proofs;
+  std::vector<PartitionTiming> timings;
+  std::vector<int64_t> queued_ns;  // when each partition last entered the synthesis queue
+  uint32_t proved = 0;
+  int64_t submitted_ns = 0, ended_ns = 0;
+  JobResult result;  // filled when the job ends
+};
+
+// One partition on its way through the pipeline; owns its buffers and reservations.
+struct PartitionWork {
+  std::shared_ptr<Job> job;
+  std::shared_ptr<PluginJob> plugin;
+  uint32_t partition = 0;
+  SrsHandle srs;
+  Reservation abc_reservation, rest_reservation;
+  Buffer abc, witness;
+  groth16::PendingProof pending;
+  int64_t queued_ns = 0;  // entered its current queue
+  PartitionTiming timing;
+};
+
+// What a step under mu leaves to be done after it: work, plugin jobs and params to free, and log
+// lines to write, so that no destructor, plugin code or I/O runs under the tracker lock.
+struct Deferred {
+  std::vector<std::unique_ptr<PartitionWork>> work;
+  std::vector<std::shared_ptr<PluginJob>> plugins;
+  std::vector<SrsHandle> params;
+  std::vector<std::string> warnings;
+  bool empty() const {
+    return work.empty() && plugins.empty() && params.empty() && warnings.empty();
+  }
+  void flush();  // call without mu
+};
+
+struct Counters {  // guarded by mu
+  std::map<std::string, uint64_t> jobs_done, jobs_failed, jobs_cancelled, partitions_proved,
+      verification_failures, retries;
+  std::map<std::string, double> device_busy_s;
+  std::map<std::string, uint64_t> h2d_bytes;
+};
+
+struct Engine::Impl {
+  Config config;
+  EngineOptions options;
+  std::unique_ptr<PluginRegistry> registry;
+  std::unique_ptr<MemoryPool> pool;
+  std::unique_ptr<ComputeBackend> compute;
+  std::unique_ptr<MemoryBudget> budget;
+  std::unique_ptr<SrsCache> srs;
+  TraceRecorder trace;
+  std::string plan_text;
+  size_t compute_workers = 0;
+
+  mutable std::mutex mu;  // the tracker lock
+  std::condition_variable synth_cv, compute_cv, final_cv, ended_cv;
+  std::map<uint64_t, std::shared_ptr<Job>> jobs;               // mu
+  std::map<std::string, uint64_t> by_request_id;               // mu
+  std::set<QueueKey> synth_queue;                              // mu
+  std::map<QueueKey, std::unique_ptr<PartitionWork>> ready;    // mu: synthesized
+  std::map<QueueKey, std::unique_ptr<PartitionWork>> started;  // mu: for the finalizers
+  size_t synth_active = 0;                                     // mu
+  uint64_t next_job = 1;                                       // mu
+  bool accepting = true, stopping = false, paused = false;     // mu
+  std::map<std::string, std::string> worker_state;             // mu
+  Counters counters;                                           // mu
+  std::vector<std::thread> threads;
+
+  std::mutex types_mu;  // plugin loading
+  std::map<std::string, const zkp_proof_type*> types;
+
+  // ---- engine.cpp
+  Result<const zkp_proof_type*> proof_type(const std::string& name);
+  void start_workers();
+  void stop();
+
+  // ---- workers.cpp
+  void synthesis_loop(size_t worker);
+  void compute_loop(size_t device, size_t worker);
+  void finalizer_loop(size_t worker);
+  Result<std::unique_ptr<PartitionWork>> synthesize(const std::shared_ptr<Job>& job,
+                                                    std::shared_ptr<PluginJob> plugin,
+                                                    uint32_t partition, const std::string& track);
+  void finalize_job(const std::shared_ptr<Job>& job, const std::string& track);
+  // Under mu: a failed step of a partition. Retries it when allowed, else ends the job.
+  void fail_partition(Job& job, uint32_t partition, const Status& status, bool retryable,
+                      Deferred& later);
+  // Under mu: ends a job (done, failed or cancelled), takes its queued work out, tells waiters.
+  void end_job(Job& job, JobState state, Status status, Deferred& later);
+  Result<Buffer> allocate(uint64_t bytes);
+  std::unique_lock<std::mutex> lock_timed(double* wait_ms);
+
+  // ---- report.cpp
+  void log_gpu_timing(const PartitionWork& w) const;
+  void log_fin_timing(const PartitionWork& w) const;
+  void log_job_timing(const JobResult& r, double trim_ms) const;
+  nlohmann::json status_json() const;
+  std::string metrics_text() const;
+};
+
+bool ended(const Job& job);
+int64_t steady_ns();
+double ms_between(int64_t from_ns, int64_t to_ns);
+
+}  // namespace zkpipe::pipeline

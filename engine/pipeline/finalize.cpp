@@ -1,0 +1,155 @@
+// finalize.cpp: the finalizers: prove_finish per partition (phase two of the working set is
+// released after it), then, when a job's partitions are all proved, the job's public inputs, one
+// batch verification (single verifications only to find a bad partition), the proof in
+// partition order, and an optional malloc_trim. A proof that does not verify is never returned:
+// its partition is retried or the job fails.
+// Thread-safety: as workers.cpp; verification and trimming run without the tracker lock.
+#include <malloc.h>
+#include <spdlog/spdlog.h>
+
+#include <fmt/core.h>
+
+#include "engine_impl.h"
+#include "zkpipe/groth16/verifier.h"
+
+namespace zkpipe::pipeline {
+namespace {
+
+constexpr size_t kPluginMessageBytes = 4096;
+
+}  // namespace
+
+void Engine::Impl::finalizer_loop(size_t worker) {
+  const std::string track = fmt::format("finalizer-{}", worker);
+  std::unique_lock lock(mu);
+  for (;;) {
+    worker_state[track] = "idle";
+    final_cv.wait(lock, [&] { return stopping || !started.empty(); });
+    if (stopping) return;
+    auto node = started.extract(started.begin());
+    const QueueKey key = node.key();
+    std::unique_ptr<PartitionWork> work = std::move(node.mapped());
+    const std::shared_ptr<Job> job = work->job;
+    if (ended(*job)) {
+      lock.unlock();
+      work.reset();
+      lock.lock();
+      continue;
+    }
+    worker_state[track] = fmt::format("prove_finish job {} partition {}", job->id, key.partition);
+    lock.unlock();
+    const int64_t t0 = trace.now_ns();
+    Result<groth16::Proof> proof =
+        compute->prove_finish(std::move(work->pending), groth16::ProverRandomness::secure());
+    const int64_t t1 = trace.now_ns();
+    trace.add({track, "prove_finish", t0, t1, job->id, int32_t(key.partition), true});
+    work->witness.reset();  // phase two: the rest of the working set goes now
+    work->rest_reservation.release();
+    work->timing.prove_finish = ms_between(t0, t1);
+    log_fin_timing(*work);
+    Deferred later;
+    bool complete = false;
+    lock = lock_timed(&work->timing.lock_wait);
+    if (!proof.ok()) {
+      fail_partition(*job, key.partition, proof.status().with_context("prove_finish"),
+                     proof.status().code() == Code::kInternal, later);
+    } else if (!ended(*job)) {
+      job->proofs[key.partition] = *proof;
+      job->timings[key.partition] = work->timing;
+      job->parts[key.partition] = PartState::kProved;
+      ++job->proved;
+      ++counters.partitions_proved[job->type_name];
+      if (!job->srs) job->srs = work->srs;
+      complete = job->proved == job->info.partitions;
+    }
+    later.work.push_back(std::move(work));
+    lock.unlock();
+    later.flush();
+    if (complete) finalize_job(job, track);
+    lock.lock();
+  }
+}
+
+void Engine::Impl::finalize_job(const std::shared_ptr<Job>& job, const std::string& track) {
+  std::vector<groth16::Proof> proofs;
+  std::shared_ptr<PluginJob> plugin;
+  SrsHandle params;
+  {
+    std::lock_guard lock(mu);
+    if (ended(*job)) return;
+    for (const auto& p : job->proofs) proofs.push_back(*p);
+    plugin = job->plugin;
+    params = job->srs;
+  }
+  const uint32_t parts = job->info.partitions;
+  const int64_t t0 = trace.now_ns();
+  std::vector<std::vector<groth16::Fr>> inputs(parts);
+  Status status;
+  char message[kPluginMessageBytes] = "";
+  for (uint32_t p = 0; p < parts && status.ok(); ++p) {
+    inputs[p].resize(job->info.num_inputs - 1);
+    const zkp_status rc =
+        plugin->type->public_inputs(plugin->handle, p, reinterpret_cast<zkp_fr*>(inputs[p].data()),
+                                    inputs[p].size(), {message, sizeof message});
+    if (rc != ZKP_OK) {
+      status =
+          Status(static_cast<Code>(rc), fmt::format("partition {}: public inputs: {}", p, message));
+    }
+  }
+  std::vector<uint32_t> bad;
+  if (status.ok()) {
+    Result<bool> batch =
+        groth16::verify_batch(*params->pvk, proofs, inputs, config.compute.threads);
+    if (!batch.ok()) {
+      status = batch.status();
+    } else if (!*batch) {
+      for (uint32_t p = 0; p < parts; ++p) {  // find the partitions at fault
+        Result<bool> one = groth16::verify(*params->pvk, proofs[p], inputs[p]);
+        if (!one.ok() || !*one) bad.push_back(p);
+      }
+      if (bad.empty()) status = internal_error("the batch of partition proofs does not verify");
+    }
+  }
+  const int64_t t1 = trace.now_ns();
+  trace.add({track, "verify", t0, t1, job->id, -1, true});
+  Deferred later;
+  std::unique_lock lock(mu);
+  if (ended(*job)) return;
+  if (!status.ok()) {
+    end_job(*job, JobState::kFailed, status.with_context(fmt::format("job {}", job->id)), later);
+  } else if (!bad.empty()) {
+    counters.verification_failures[job->type_name] += bad.size();
+    for (uint32_t p : bad) {
+      fail_partition(*job, p,
+                     internal_error("the proof does not verify; it was discarded, not returned"),
+                     true, later);
+    }
+  } else {
+    JobResult& r = job->result;
+    r.proof.resize(parts * groth16::kProofBytes);
+    for (uint32_t p = 0; p < parts; ++p) {
+      groth16::encode_proof(proofs[p], r.proof.data() + p * groth16::kProofBytes);
+    }
+    r.public_inputs = std::move(inputs);
+    r.verify_ms = ms_between(t0, t1);
+    r.finalize_ms = ms_between(t0, trace.now_ns());
+    end_job(*job, JobState::kDone, ok_status(), later);
+  }
+  const JobResult result = job->result;
+  const bool done = job->state == JobState::kDone;
+  lock.unlock();
+  later.flush();
+  params.reset();
+  plugin.reset();
+  double trim_ms = 0;
+  if (done && config.pipeline.trim) {
+    const int64_t s0 = trace.now_ns();
+    malloc_trim(0);
+    const int64_t s1 = trace.now_ns();
+    trace.add({track, "trim", s0, s1, job->id, -1, true});
+    trim_ms = ms_between(s0, s1);
+  }
+  if (done) log_job_timing(result, trim_ms);
+}
+
+}  // namespace zkpipe::pipeline

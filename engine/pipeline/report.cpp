@@ -1,0 +1,147 @@
+// report.cpp: what the engine tells: the structured timing lines (GPU_TIMING per partition after
+// prove_start, FIN_TIMING after prove_finish and per finished job, the names the reference
+// system's logs use so runs compare), the status snapshot (JSON) and Prometheus metrics.
+// Thread-safety: the snapshot and metrics take the tracker lock only to copy state.
+#include <spdlog/spdlog.h>
+
+#include <fmt/core.h>
+
+#include "engine_impl.h"
+
+namespace zkpipe::pipeline {
+
+std::string_view part_state_name(PartState s) {
+  switch (s) {
+    case PartState::kQueued:
+      return "queued";
+    case PartState::kSynthesizing:
+      return "synthesizing";
+    case PartState::kReady:
+      return "ready";
+    case PartState::kProving:
+      return "proving";
+    case PartState::kFinishing:
+      return "finishing";
+    case PartState::kProved:
+      return "proved";
+    case PartState::kDropped:
+      return "dropped";
+  }
+  return "unknown";
+}
+
+void Engine::Impl::log_gpu_timing(const PartitionWork& w) const {
+  const PartitionTiming& t = w.timing;
+  spdlog::info(
+      "GPU_TIMING job={} partition={} type={} device={} attempt={} queue_wait_ms={:.1f} "
+      "srs_wait_ms={:.1f} reserve_wait_ms={:.1f} synth_ms={:.1f} ready_wait_ms={:.1f} "
+      "h2d_ms={:.1f} ntt_ms={:.1f} msm_ms={:.1f} prove_start_ms={:.1f} lock_wait_ms={:.3f}",
+      w.job->id, w.partition, w.job->type_name, t.device, t.attempts, t.queue_wait, t.srs_wait,
+      t.reserve_wait, t.synthesis, t.ready_wait, t.h2d, t.ntt, t.msm, t.prove_start, t.lock_wait);
+}
+
+void Engine::Impl::log_fin_timing(const PartitionWork& w) const {
+  spdlog::info("FIN_TIMING job={} partition={} type={} prove_finish_ms={:.1f}", w.job->id,
+               w.partition, w.job->type_name, w.timing.prove_finish);
+}
+
+void Engine::Impl::log_job_timing(const JobResult& r, double trim_ms) const {
+  spdlog::info(
+      "FIN_TIMING job={} type={} partitions={} verify_ms={:.1f} finalize_ms={:.1f} "
+      "trim_ms={:.1f} wall_ms={:.1f}",
+      r.job, r.proof_type, r.partitions.size(), r.verify_ms, r.finalize_ms, trim_ms, r.wall_ms);
+}
+
+nlohmann::json Engine::Impl::status_json() const {
+  using nlohmann::json;
+  json out;
+  const BudgetStats b = budget->stats();
+  const SrsStats s = srs->stats();
+  std::lock_guard lock(mu);
+  json jobs_json = json::array();
+  for (const auto& [id, job] : jobs) {
+    json parts = json::array();
+    for (uint32_t p = 0; p < job->parts.size(); ++p) {
+      parts.push_back({{"partition", p},
+                       {"state", part_state_name(job->parts[p])},
+                       {"attempts", job->timings[p].attempts}});
+    }
+    json j = {{"job", id},
+              {"request_id", job->request_id},
+              {"proof_type", job->type_name},
+              {"circuit_id", job->info.circuit_id},
+              {"priority", priority_name(job->priority)},
+              {"state", job_state_name(job->state)},
+              {"partitions", parts}};
+    if (!job->status.ok()) j["error"] = job->status.to_string();
+    jobs_json.push_back(std::move(j));
+  }
+  out["jobs"] = std::move(jobs_json);
+  out["queues"] = {
+      {"synthesis", synth_queue.size()}, {"ready", ready.size()}, {"finalize", started.size()}};
+  out["workers"] = worker_state;
+  out["accepting"] = accepting;
+  out["budget"] = {{"total_bytes", b.total}, {"reserved_bytes", b.reserved},
+                   {"peak_bytes", b.peak},   {"waiting", b.waiting},
+                   {"grants", b.grants},     {"refusals", b.refusals},
+                   {"timeouts", b.timeouts}};
+  out["params"] = {
+      {"hot", s.hot},   {"warm", s.warm},   {"in_use", s.in_use}, {"hot_bytes", s.hot_bytes},
+      {"hits", s.hits}, {"loads", s.loads}, {"setups", s.setups}, {"evictions", s.evictions}};
+  json devices = json::array();
+  for (size_t d = 0; d < compute->device_count(); ++d) devices.push_back(compute->device_name(d));
+  out["compute"] = {{"backend", compute->name()}, {"devices", devices}};
+  out["memory_backend"] = pool->backend_name();
+  return out;
+}
+
+std::string Engine::Impl::metrics_text() const {
+  const BudgetStats b = budget->stats();
+  const SrsStats s = srs->stats();
+  const std::map<std::string, uint64_t> bytes = trace.byte_counters();
+  std::string out;
+  auto family = [&out](std::string_view name, std::string_view type, std::string_view help) {
+    out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, help, name, type);
+  };
+  auto by_label = [&out](std::string_view name, std::string_view label, const auto& map) {
+    for (const auto& [key, value] : map)
+      out += fmt::format("{}{{{}=\"{}\"}} {}\n", name, label, key, value);
+  };
+  std::lock_guard lock(mu);
+  family("zkpipe_device_busy_seconds_total", "counter",
+         "Seconds each device spent in prove_start.");
+  by_label("zkpipe_device_busy_seconds_total", "device", counters.device_busy_s);
+  family("zkpipe_h2d_bytes_total", "counter", "Bytes copied host to device.");
+  by_label("zkpipe_h2d_bytes_total", "device", counters.h2d_bytes);
+  family("zkpipe_jobs_completed_total", "counter", "Jobs finished with a verified proof.");
+  by_label("zkpipe_jobs_completed_total", "type", counters.jobs_done);
+  family("zkpipe_jobs_failed_total", "counter", "Jobs that failed.");
+  by_label("zkpipe_jobs_failed_total", "type", counters.jobs_failed);
+  family("zkpipe_jobs_cancelled_total", "counter", "Jobs cancelled.");
+  by_label("zkpipe_jobs_cancelled_total", "type", counters.jobs_cancelled);
+  family("zkpipe_partitions_proved_total", "counter", "Partition proofs finished.");
+  by_label("zkpipe_partitions_proved_total", "type", counters.partitions_proved);
+  family("zkpipe_verification_failures_total", "counter", "Partition proofs that did not verify.");
+  by_label("zkpipe_verification_failures_total", "type", counters.verification_failures);
+  family("zkpipe_partition_retries_total", "counter", "Partitions queued again after a failure.");
+  by_label("zkpipe_partition_retries_total", "type", counters.retries);
+  family("zkpipe_queue_depth", "gauge", "Partitions waiting in each queue.");
+  out += fmt::format("zkpipe_queue_depth{{queue=\"synthesis\"}} {}\n", synth_queue.size());
+  out += fmt::format("zkpipe_queue_depth{{queue=\"ready\"}} {}\n", ready.size());
+  out += fmt::format("zkpipe_queue_depth{{queue=\"finalize\"}} {}\n", started.size());
+  family("zkpipe_budget_bytes", "gauge", "The memory budget: total, reserved now, peak.");
+  out += fmt::format("zkpipe_budget_bytes{{kind=\"total\"}} {}\n", b.total);
+  out += fmt::format("zkpipe_budget_bytes{{kind=\"reserved\"}} {}\n", b.reserved);
+  out += fmt::format("zkpipe_budget_bytes{{kind=\"peak\"}} {}\n", b.peak);
+  family("zkpipe_budget_waiting", "gauge", "Reservations waiting for memory.");
+  out += fmt::format("zkpipe_budget_waiting {}\n", b.waiting);
+  family("zkpipe_params_hot_bytes", "gauge", "Params resident in backend memory.");
+  out += fmt::format("zkpipe_params_hot_bytes {}\n", s.hot_bytes);
+  family("zkpipe_params_evictions_total", "counter", "Params evicted from backend memory.");
+  out += fmt::format("zkpipe_params_evictions_total {}\n", s.evictions);
+  family("zkpipe_trace_bytes_total", "counter", "Bytes counted by the trace, by counter.");
+  by_label("zkpipe_trace_bytes_total", "counter", bytes);
+  return out;
+}
+
+}  // namespace zkpipe::pipeline

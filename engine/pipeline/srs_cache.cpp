@@ -1,0 +1,294 @@
+// srs_cache.cpp: SrsCache (zkpipe/pipeline/srs_cache.h): warm mappings, hot copies in backend
+// memory counted in the budget, loading once per circuit, LRU eviction of unused entries.
+// Thread-safety: mu_ guards the entries; files are read, params made and copies done outside it.
+#include "zkpipe/pipeline/srs_cache.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <vector>
+
+#include "zkpipe/groth16/params_file.h"
+#include "zkpipe/groth16/setup.h"
+#include "zkpipe/units.h"
+
+namespace zkpipe::pipeline {
+
+namespace fs = std::filesystem;
+using groth16::G1Affine;
+using groth16::G2Affine;
+using groth16::ProvingKey;
+
+struct SrsCache::Entry {
+  enum class State { kAbsent, kLoading, kHot };
+  State state = State::kAbsent;
+  std::shared_ptr<Srs> hot;
+  Reservation reservation;
+  std::optional<ProvingKey> warm;  // the mapped file, validated once
+  uint64_t last_use = 0;
+};
+
+namespace {
+
+uint64_t query_bytes(const ProvingKey& pk) {
+  return (pk.h_query.size() + pk.l_query.size() + pk.a_query.size() + pk.b_g1_query.size()) *
+             sizeof(G1Affine) +
+         pk.b_g2_query.size() * sizeof(G2Affine);
+}
+
+uint64_t r1cs_bytes(const groth16::R1cs& r) {
+  uint64_t total = 0;
+  for (const auto* m : {&r.a, &r.b, &r.c}) {
+    total += m->row_begin.size() * sizeof(uint64_t) +
+             m->column.size() * (sizeof(uint32_t) + sizeof(groth16::Fr));
+  }
+  return total;
+}
+
+// Copies the queries of a mapped key into `buffer`; the copy's spans point there and its storage
+// keeps the buffer (which returns to its pool when the last user drops the key).
+ProvingKey hot_copy(const ProvingKey& warm, Buffer buffer) {
+  ProvingKey pk = warm;
+  auto* out = static_cast<uint8_t*>(buffer.host());
+  auto place = [&out](auto span) {
+    using T = typename decltype(span)::element_type;
+    std::memcpy(out, span.data(), span.size_bytes());
+    std::span<const T> copy(reinterpret_cast<const T*>(out), span.size());
+    out += span.size_bytes();
+    return copy;
+  };
+  pk.h_query = place(warm.h_query);
+  pk.l_query = place(warm.l_query);
+  pk.a_query = place(warm.a_query);
+  pk.b_g1_query = place(warm.b_g1_query);
+  pk.b_g2_query = place(warm.b_g2_query);
+  pk.storage = std::make_shared<Buffer>(std::move(buffer));
+  return pk;
+}
+
+// A params file passes the full check (every point on the curve and in the subgroup: ~40 s for a
+// 300k-constraint circuit on 2 cores) once; PATH.validated then records its size and mtime, and
+// later opens of the unchanged file check its structure only. Any change to the file (size or
+// mtime) means a full check again.
+std::string file_stamp(const std::string& path) {
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec) return "";
+  const auto mtime = fs::last_write_time(path, ec);
+  if (ec) return "";
+  return std::to_string(size) + " " + std::to_string(mtime.time_since_epoch().count()) + "\n";
+}
+
+bool stamp_matches(const std::string& path) {
+  std::ifstream in(path + ".validated");
+  std::string recorded((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string now = file_stamp(path);
+  return !now.empty() && recorded == now;
+}
+
+void write_stamp(const std::string& path) {
+  const std::string tmp = path + ".validated.tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << file_stamp(path);
+    if (!out) return;  // no stamp: the next open checks fully again
+  }
+  std::error_code ec;
+  fs::rename(tmp, path + ".validated", ec);
+}
+
+}  // namespace
+
+SrsCache::SrsCache(ParamsConfig config, MemoryBudget& budget, AllocateFn allocate, unsigned threads)
+    : config_(std::move(config)),
+      budget_(budget),
+      allocate_(std::move(allocate)),
+      threads_(threads) {}
+
+SrsCache::~SrsCache() = default;
+
+std::string SrsCache::params_path(const std::string& id) const {
+  return (fs::path(config_.dir) / (id + ".params")).string();
+}
+
+Result<ProvingKey> SrsCache::open_warm(const std::string& id, const RecordFn* record, bool& made) {
+  const std::string path = params_path(id);
+  if (fs::exists(path)) {
+    if (stamp_matches(path)) {
+      return groth16::load_params(path, groth16::ParamsLoadOptions::trusted());
+    }
+    groth16::ParamsLoadOptions o;
+    o.threads = threads_;
+    spdlog::info("params: checking every point of {} (once; then {}.validated)", path, path);
+    ZKP_ASSIGN_OR_RETURN(ProvingKey pk, groth16::load_params(path, o));
+    write_stamp(path);
+    return pk;
+  }
+  if (!config_.setup_when_missing || record == nullptr) {
+    return not_found("no params for circuit " + id + ": " + path +
+                     " does not exist (set params.missing: setup in the config to make them by "
+                     "the seeded development setup, or copy them there)");
+  }
+  ZKP_ASSIGN_OR_RETURN(groth16::R1cs r1cs, (*record)());
+  spdlog::warn("params: making {} for circuit {} by the {}", path, id, groth16::kNotACeremony);
+  groth16::SetupOptions so;
+  so.threads = threads_;
+  ZKP_ASSIGN_OR_RETURN(
+      ProvingKey pk, groth16::setup(r1cs, groth16::ToxicWaste::from_seed(config_.setup_seed), so));
+  std::error_code ec;
+  fs::create_directories(config_.dir, ec);
+  if (ec) return unavailable("params.dir: cannot create " + config_.dir + ": " + ec.message());
+  ZKP_RETURN_IF_ERROR(groth16::write_r1cs_cache(path + ".csr", r1cs));
+  ZKP_RETURN_IF_ERROR(groth16::write_params(path, pk));
+  made = true;
+  write_stamp(path);
+  return groth16::load_params(path, groth16::ParamsLoadOptions::trusted());
+}
+
+Result<std::shared_ptr<Srs>> SrsCache::load(const std::string& id, const RecordFn* record,
+                                            const ReserveOptions& wait, bool& made) {
+  std::optional<ProvingKey> warm;
+  {
+    std::lock_guard lock(mu_);
+    warm = entries_.at(id)->warm;
+  }
+  if (!warm) {
+    ZKP_ASSIGN_OR_RETURN(ProvingKey opened, open_warm(id, record, made));
+    warm = std::move(opened);
+  }
+  const std::string csr = params_path(id) + ".csr";
+  ZKP_ASSIGN_OR_RETURN(groth16::R1cs r1cs, groth16::load_r1cs_cache(csr));
+  if (r1cs.num_inputs != warm->num_inputs || r1cs.num_aux != warm->num_aux ||
+      r1cs.domain_size() != warm->domain_size) {
+    return invalid_argument(csr + ": the R1CS does not match " + params_path(id) +
+                            " (wires or domain differ); remove both and make them again");
+  }
+  const uint64_t queries = query_bytes(*warm);
+  auto srs = std::make_shared<Srs>();
+  srs->circuit_id = id;
+  srs->resident_bytes =
+      queries + r1cs_bytes(r1cs) + warm->vk.ic.size() * sizeof(G1Affine) + sizeof(Srs);
+  ReserveOptions w = wait;
+  w.what = "params of " + id;
+  ZKP_ASSIGN_OR_RETURN(Reservation reservation, budget_.reserve(srs->resident_bytes, w));
+  ZKP_ASSIGN_OR_RETURN(Buffer buffer, allocate_(queries));
+  srs->pk = hot_copy(*warm, std::move(buffer));
+  srs->r1cs = std::move(r1cs);
+  srs->pvk = std::make_unique<groth16::PreparedVerifyingKey>(srs->pk.vk);
+  std::lock_guard lock(mu_);
+  Entry& e = *entries_.at(id);
+  e.warm = std::move(warm);
+  e.reservation = std::move(reservation);
+  return srs;
+}
+
+Result<SrsHandle> SrsCache::acquire(const std::string& id, const RecordFn& record,
+                                    const ReserveOptions& wait) {
+  std::unique_lock lock(mu_);
+  for (;;) {
+    auto& slot = entries_[id];
+    if (!slot) slot = std::make_unique<Entry>();
+    if (slot->state == Entry::State::kHot) {
+      slot->last_use = ++tick_;
+      ++counters_.hits;
+      return SrsHandle(slot->hot);
+    }
+    if (slot->state == Entry::State::kAbsent) {
+      slot->state = Entry::State::kLoading;
+      break;
+    }
+    loaded_cv_.wait(lock);  // another thread loads it; then look again
+  }
+  lock.unlock();
+  bool made = false;
+  Result<std::shared_ptr<Srs>> loaded = load(id, record ? &record : nullptr, wait, made);
+  lock.lock();
+  Entry& e = *entries_.at(id);
+  loaded_cv_.notify_all();
+  if (!loaded.ok()) {
+    e.state = Entry::State::kAbsent;
+    return loaded.status();
+  }
+  e.hot = *loaded;
+  e.state = Entry::State::kHot;
+  e.last_use = ++tick_;
+  ++counters_.loads;
+  counters_.setups += made ? 1 : 0;
+  spdlog::info("params: {} hot ({} in {} memory)", id, format_bytes(e.hot->resident_bytes),
+               "backend");
+  return SrsHandle(e.hot);
+}
+
+Status SrsCache::preload(const std::string& id) {
+  ReserveOptions wait;
+  wait.what = "preload of " + id;
+  Result<SrsHandle> h = acquire(id, RecordFn(), wait);
+  return h.status();
+}
+
+Status SrsCache::evict(const std::string& id) {
+  std::shared_ptr<Srs> dropped;
+  Reservation reservation;
+  {
+    std::lock_guard lock(mu_);
+    auto it = entries_.find(id);
+    if (it == entries_.end() || it->second->state != Entry::State::kHot) {
+      return not_found("params of " + id + " are not resident");
+    }
+    Entry& e = *it->second;
+    if (e.hot.use_count() > 1) {
+      return failed_precondition("params of " + id + " are in use by a job; evict them later");
+    }
+    dropped = std::move(e.hot);
+    reservation = std::move(e.reservation);
+    e.state = Entry::State::kAbsent;
+    ++counters_.evictions;
+  }
+  spdlog::info("params: {} evicted", id);
+  return ok_status();  // the copy and its reservation go here, outside the lock
+}
+
+uint64_t SrsCache::reclaim(uint64_t needed) {
+  std::vector<std::pair<std::shared_ptr<Srs>, Reservation>> dropped;
+  uint64_t freed = 0;
+  {
+    std::lock_guard lock(mu_);
+    std::vector<Entry*> unused;
+    for (auto& [id, e] : entries_) {
+      if (e->state == Entry::State::kHot && e->hot.use_count() == 1) unused.push_back(e.get());
+    }
+    std::sort(unused.begin(), unused.end(),
+              [](const Entry* x, const Entry* y) { return x->last_use < y->last_use; });
+    for (Entry* e : unused) {
+      if (freed >= needed) break;
+      freed += e->reservation.bytes();
+      spdlog::info("params: {} evicted to make room ({} needed)", e->hot->circuit_id,
+                   format_bytes(needed));
+      dropped.emplace_back(std::move(e->hot), std::move(e->reservation));
+      e->state = Entry::State::kAbsent;
+      ++counters_.evictions;
+    }
+  }
+  dropped.clear();  // releases the buffers and reservations, outside the lock
+  return freed;
+}
+
+SrsStats SrsCache::stats() const {
+  std::lock_guard lock(mu_);
+  SrsStats s = counters_;
+  for (const auto& [id, e] : entries_) {
+    if (e->warm) ++s.warm;
+    if (e->state != Entry::State::kHot) continue;
+    ++s.hot;
+    s.hot_bytes += e->hot->resident_bytes;
+    if (e->hot.use_count() > 1) ++s.in_use;
+  }
+  return s;
+}
+
+}  // namespace zkpipe::pipeline

@@ -1,0 +1,190 @@
+// tests/pipeline/faults_test.cpp: faults and their reports: a failing allocation, prove_start or
+// plugin, a corrupted proof (caught by verification, never returned), with and without retries;
+// cancellation, deadlines, drain, a request larger than the budget, a plan larger than the
+// machine. Nothing hangs (every wait has a timeout) and no reservation leaks.
+#include <thread>
+
+#include "engine_fixture.h"
+
+namespace zkpipe::testing {
+namespace {
+
+using namespace std::chrono_literals;
+using pipeline::JobState;
+
+pipeline::JobResult wait_for(pipeline::Engine& engine, uint64_t id) {
+  Result<pipeline::JobResult> r = engine.wait(id, 10s);
+  INFO(r.status().to_string());
+  if (!r.ok()) fmt::print(stderr, "status: {}\n", engine.status_json().dump());
+  REQUIRE(r.ok());
+  return *r;
+}
+
+// Once every job has ended, the budget holds the hot params and nothing else.
+void require_no_leak(const pipeline::Engine& engine) {
+  for (int i = 0; i < 200; ++i) {  // in-flight work of a cancelled job ends at its next step
+    const auto s = engine.status_json();
+    if (s["budget"]["reserved_bytes"] == s["params"]["hot_bytes"]) return;
+    std::this_thread::sleep_for(10ms);
+  }
+  const auto s = engine.status_json();
+  CHECK(s["budget"]["reserved_bytes"] == s["params"]["hot_bytes"]);
+}
+
+TEST_CASE("Engine faults: a failed allocation fails the job, or is retried", "[pipeline]") {
+  SECTION("no retries: the job fails with the backend's message and frees everything") {
+    pipeline::EngineOptions options;
+    options.allocate = fail_nth_allocation(3);  // 1: params, 2: a/b/c of partition 0, 3: witness
+    auto engine = make_engine(test_config(), std::move(options));
+    const pipeline::JobResult r = wait_for(*engine, *engine->submit(mimc_request(32, 2, 1)));
+    CHECK(r.state == JobState::kFailed);
+    CHECK(r.status.message().find("injected allocation failure") != std::string::npos);
+    CHECK(r.status.message().find("partition 0") != std::string::npos);
+    CHECK(r.proof.empty());
+    require_no_leak(*engine);
+    require_verified(wait_for(*engine, *engine->submit(mimc_request(32, 2, 2))));  // still works
+  }
+  SECTION("one retry: the job completes, the partition took two attempts") {
+    pipeline::EngineOptions options;
+    options.allocate = fail_nth_allocation(3);
+    auto engine = make_engine(test_config("retries: 1"), std::move(options));
+    const pipeline::JobResult r = wait_for(*engine, *engine->submit(mimc_request(32, 2, 1)));
+    require_verified(r);
+    CHECK(r.partitions[0].attempts == 2);
+    CHECK(engine->metrics_text().find("zkpipe_partition_retries_total{type=\"mimc_jobs\"} 1") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("Engine faults: a failing prove_start fails the job, or is retried", "[pipeline]") {
+  for (const uint32_t retries : {0u, 2u}) {
+    pipeline::EngineOptions options;
+    options.compute = std::make_unique<FaultyCompute>(2, 0);
+    auto engine = make_engine(test_config(fmt::format("retries: {}", retries)), std::move(options));
+    const pipeline::JobResult r = wait_for(*engine, *engine->submit(mimc_request(32, 3, 1)));
+    if (retries == 0) {
+      CHECK(r.state == JobState::kFailed);
+      CHECK(r.status.message().find("injected prove_start failure") != std::string::npos);
+      CHECK(r.proof.empty());
+    } else {
+      require_verified(r);
+    }
+    require_no_leak(*engine);
+  }
+}
+
+TEST_CASE("Engine faults: a corrupted proof is caught by verification and never returned",
+          "[pipeline]") {
+  SECTION("no retries: the job fails naming the partition") {
+    pipeline::EngineOptions options;
+    options.compute = std::make_unique<FaultyCompute>(0, 2);
+    auto engine = make_engine(test_config(), std::move(options));
+    const pipeline::JobResult r = wait_for(*engine, *engine->submit(mimc_request(32, 3, 1)));
+    CHECK(r.state == JobState::kFailed);
+    CHECK(r.status.message().find("does not verify") != std::string::npos);
+    CHECK(r.proof.empty());
+    CHECK(engine->metrics_text().find("zkpipe_verification_failures_total{type=\"mimc_jobs\"} 1") !=
+          std::string::npos);
+    require_no_leak(*engine);
+  }
+  SECTION("one retry: the partition is proved again and the job's proof verifies") {
+    pipeline::EngineOptions options;
+    options.compute = std::make_unique<FaultyCompute>(0, 2);
+    auto engine = make_engine(test_config("retries: 1"), std::move(options));
+    const pipeline::JobResult r = wait_for(*engine, *engine->submit(mimc_request(32, 3, 1)));
+    require_verified(r);
+  }
+}
+
+TEST_CASE("Engine faults: a failing plugin partition fails its job, every waiter hears",
+          "[pipeline]") {
+  auto engine = make_engine(test_config("synthesis_workers: 2"));
+  const uint64_t bad = *engine->submit(
+      mimc_request(32, 3, 1, pipeline::Priority::kNormal, R"(, "fail_partition": 1)"));
+  const uint64_t good = *engine->submit(mimc_request(32, 2, 9));
+  std::vector<pipeline::JobResult> heard(3);
+  std::vector<std::thread> waiters;
+  for (auto& h : heard) waiters.emplace_back([&] { h = wait_for(*engine, bad); });
+  for (auto& t : waiters) t.join();
+  for (const auto& h : heard) {
+    CHECK(h.state == JobState::kFailed);
+    CHECK(h.status.message().find("injected synthesis failure of partition 1") !=
+          std::string::npos);
+  }
+  require_verified(wait_for(*engine, good));
+  require_no_leak(*engine);
+}
+
+TEST_CASE("Engine faults: cancellation tells waiters at once and frees everything", "[pipeline]") {
+  SECTION("before it starts") {
+    pipeline::EngineOptions options;
+    options.start_paused = true;
+    auto engine = make_engine(test_config(), std::move(options));
+    const uint64_t id = *engine->submit(mimc_request(32, 4, 1));
+    REQUIRE(engine->cancel(id).ok());
+    const pipeline::JobResult r = wait_for(*engine, id);
+    CHECK(r.state == JobState::kCancelled);
+    CHECK(r.status.code() == Code::kAborted);
+    CHECK(engine->cancel(id).code() == Code::kFailedPrecondition);
+    engine->resume();
+    require_verified(wait_for(*engine, *engine->submit(mimc_request(32, 1, 2))));
+    CHECK(engine->status_json()["queues"]["synthesis"] == 0);
+  }
+  SECTION("while it runs") {
+    auto engine = make_engine(test_config());
+    const uint64_t id = *engine->submit(mimc_request(2048, 16, 1));
+    for (int i = 0; i < 2000; ++i) {  // until its first partition is proved
+      const auto s = engine->status_json();
+      if (s["jobs"][0]["partitions"][0]["state"] == "proved") break;
+      std::this_thread::sleep_for(5ms);
+    }
+    REQUIRE(engine->cancel(id).ok());
+    CHECK(wait_for(*engine, id).state == JobState::kCancelled);
+    require_no_leak(*engine);
+  }
+}
+
+TEST_CASE("Engine faults: a passed deadline fails the job with DEADLINE_EXCEEDED", "[pipeline]") {
+  pipeline::EngineOptions options;
+  options.start_paused = true;
+  auto engine = make_engine(test_config(), std::move(options));
+  auto request = mimc_request(32, 2, 1);
+  request.deadline = std::chrono::steady_clock::now() + 1ms;
+  const uint64_t id = *engine->submit(std::move(request));
+  std::this_thread::sleep_for(5ms);
+  engine->resume();
+  const pipeline::JobResult r = wait_for(*engine, id);
+  CHECK(r.state == JobState::kFailed);
+  CHECK(r.status.code() == Code::kDeadlineExceeded);
+}
+
+TEST_CASE("Engine faults: drain finishes accepted jobs and refuses new ones", "[pipeline]") {
+  auto engine = make_engine(test_config());
+  const uint64_t a = *engine->submit(mimc_request(64, 2, 1));
+  const uint64_t b = *engine->submit(mimc_request(64, 2, 2));
+  engine->drain();
+  require_verified(wait_for(*engine, a));
+  require_verified(wait_for(*engine, b));
+  CHECK(engine->submit(mimc_request(64, 1, 3)).status().code() == Code::kUnavailable);
+}
+
+TEST_CASE("Engine faults: a request larger than the whole budget fails at once", "[pipeline]") {
+  pipeline::EngineOptions options;
+  options.budget_bytes = 64 << 10;
+  auto engine = make_engine(test_config(), std::move(options));
+  Result<uint64_t> r = engine->submit(mimc_request(4096, 1, 1));
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().code() == Code::kResourceExhausted);
+  CHECK(r.status().message().find("pipeline.budget") != std::string::npos);
+}
+
+TEST_CASE("Engine faults: a memory plan larger than this machine refuses to start", "[pipeline]") {
+  Result<std::unique_ptr<pipeline::Engine>> e =
+      pipeline::Engine::create(test_config("budget: 1000TiB"));
+  REQUIRE_FALSE(e.ok());
+  CHECK(e.status().code() == Code::kFailedPrecondition);
+  CHECK(e.status().message().find("test.yaml") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace zkpipe::testing

@@ -1,0 +1,118 @@
+// The `mimc_jobs` proof-type plugin, for the pipeline's tests only: a request is JSON
+// {"rounds": R, "partitions": P, "seed": S, "fail_partition": K (optional)}; every partition
+// proves a MiMC-like chain of R rounds, x_{i+1} = (x_i + k + c_i)^3 with public x_0, k and the
+// output; the constants c_i depend on i only (one circuit per R), x_0 and k on S and the
+// partition. Small circuits prove in milliseconds, so tests can run many concurrent jobs (also
+// under ThreadSanitizer). "fail_partition" makes synthesis of that partition fail, as a plugin
+// fault.
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "proof_type_plugin.h"
+
+namespace {
+
+using namespace zkpipe;
+using plugins::CircuitCounts;
+
+constexpr const char* kName = "mimc_jobs";
+constexpr uint64_t kMaxRounds = 1u << 20;
+constexpr uint32_t kMaxPartitions = 64;
+
+using crypto::Fr;
+using groth16::LinearCombination;
+using groth16::Variable;
+
+void chain(uint64_t rounds, uint64_t x0_seed, uint64_t k_seed, groth16::ConstraintSystem& cs) {
+  const Fr x0v = Fr::from_u64(x0_seed * 7919 + 3), kv = Fr::from_u64(k_seed * 104729 + 11);
+  const Variable k = cs.alloc_input(kv);
+  Variable x = cs.alloc_input(x0v);
+  Fr xv = x0v;
+  for (uint64_t i = 0; i < rounds; ++i) {
+    const Fr ci = Fr::from_u64(i * 0x9e3779b97f4a7c15ull + 1);
+    const Fr tv = xv + kv + ci;
+    const Variable t2 = cs.alloc(tv * tv);
+    const Variable next = cs.alloc(tv * tv * tv);
+    auto t = [&](LinearCombination& lc) { lc.add(ci, Variable::one()) += x, lc += k; };
+    cs.enforce_with(t, t, [&](LinearCombination& lc) { lc += t2; });
+    cs.enforce_with([&](LinearCombination& lc) { lc += t2; }, t,
+                    [&](LinearCombination& lc) { lc += next; });
+    x = next;
+    xv = tv * tv * tv;
+  }
+  const Variable out = cs.alloc_input(xv);
+  cs.enforce_with([&](LinearCombination& lc) { lc += x; },
+                  [](LinearCombination& lc) { lc += Variable::one(); },
+                  [&](LinearCombination& lc) { lc += out; });
+}
+
+class MimcJob final : public plugins::ProofJob {
+ public:
+  MimcJob(uint64_t rounds, uint32_t partitions, uint64_t seed, int64_t fail_partition)
+      : rounds_(rounds), partitions_(partitions), seed_(seed), fail_(fail_partition) {
+    auto cs = groth16::ConstraintSystem::counter();
+    synthesize(cs, 0);
+    counts_ = {cs.num_inputs(), cs.num_aux(), cs.num_constraints()};
+  }
+  uint32_t partitions() const override { return partitions_; }
+  std::string circuit_id() const override { return "mimc-test-r" + std::to_string(rounds_); }
+  CircuitCounts counts() const override { return counts_; }
+  void synthesize(groth16::ConstraintSystem& cs, uint32_t position) const override {
+    if (static_cast<int64_t>(position) == fail_) {
+      throw std::runtime_error("injected synthesis failure of partition " +
+                               std::to_string(position));
+    }
+    chain(rounds_, seed_ * 1000 + position, seed_, cs);
+  }
+  void synthesize_blank(groth16::ConstraintSystem& cs) const override { chain(rounds_, 0, 0, cs); }
+  std::vector<crypto::Fr> public_inputs(uint32_t position) const override {
+    std::vector<crypto::Fr> inputs(counts_.inputs), aux(counts_.aux);
+    auto cs = groth16::ConstraintSystem::witness({inputs, aux});
+    chain(rounds_, seed_ * 1000 + position, seed_, cs);
+    return {inputs.begin() + 1, inputs.end()};
+  }
+
+ private:
+  uint64_t rounds_;
+  uint32_t partitions_;
+  uint64_t seed_;
+  int64_t fail_;
+  CircuitCounts counts_;
+};
+
+Result<std::unique_ptr<plugins::ProofJob>> parse(std::span<const uint8_t> bytes,
+                                                 const std::string& what) {
+  const auto j = nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return invalid_argument(what + ": not a JSON object");
+  auto get = [&](const char* key, uint64_t min, uint64_t max) -> Result<uint64_t> {
+    if (!j.contains(key) || !j[key].is_number_unsigned()) {
+      return invalid_argument(what + ": " + key + ": expected an unsigned integer");
+    }
+    const uint64_t v = j[key].get<uint64_t>();
+    if (v < min || v > max) return invalid_argument(what + ": " + key + ": out of range");
+    return v;
+  };
+  ZKP_ASSIGN_OR_RETURN(const uint64_t rounds, get("rounds", 1, kMaxRounds));
+  ZKP_ASSIGN_OR_RETURN(const uint64_t partitions, get("partitions", 1, kMaxPartitions));
+  ZKP_ASSIGN_OR_RETURN(const uint64_t seed, get("seed", 0, UINT32_MAX));
+  int64_t fail = -1;
+  if (j.contains("fail_partition")) {
+    ZKP_ASSIGN_OR_RETURN(const uint64_t k, get("fail_partition", 0, kMaxPartitions));
+    fail = static_cast<int64_t>(k);
+  }
+  return std::unique_ptr<plugins::ProofJob>(
+      new MimcJob(rounds, static_cast<uint32_t>(partitions), seed, fail));
+}
+
+Status run_self_test() {
+  const std::string request = R"({"rounds": 8, "partitions": 1, "seed": 1})";
+  ZKP_ASSIGN_OR_RETURN(auto job,
+                       parse({reinterpret_cast<const uint8_t*>(request.data()), request.size()},
+                             "self-test request"));
+  return plugins::self_test_job(*job);
+}
+
+}  // namespace
+
+ZKP_EXPORT_PROOF_TYPE(kName, "0.1.0", parse, run_self_test);
