@@ -4,24 +4,51 @@
 // and the proof (partitions x 192 bytes, partition order) written only when it verified.
 // Thread-safety: main thread (plus the signal watcher).
 #include <chrono>
+#include <filesystem>
 
 #include <fmt/core.h>
 
 #include "cli.h"
 #include "file_io.h"
 #include "run_summary.h"
+#include "zkpipe/groth16/params_file.h"
+#include "zkpipe/groth16/snarkjs.h"
 
 namespace zkpipe::cli {
 namespace {
 
 struct ProveOptions {
-  std::string config, proof, input, out, request_id, params_dir, trace, status, metrics;
+  std::string config, proof, input, out, request_id, params_dir, trace, status, metrics, snarkjs;
   std::string priority = "normal";
 };
 
 int fail(const Status& s) {
   fmt::print(stderr, "zkpipe prove: {}\n", s.to_string());
   return exit_code_for(s);
+}
+
+// proof_K.json and public_K.json per partition and the verification key, as snarkjs reads them
+// (an independent verifier: `snarkjs groth16 verify`).
+Status write_snarkjs(const std::string& dir, const Config& config, const pipeline::JobResult& r) {
+  const std::string params =
+      (std::filesystem::path(config.params.dir) / (r.circuit_id + ".params")).string();
+  ZKP_ASSIGN_OR_RETURN(groth16::ProvingKey pk,
+                       groth16::load_params(params, groth16::ParamsLoadOptions::trusted()));
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return invalid_argument("--snarkjs " + dir + ": " + ec.message());
+  ZKP_RETURN_IF_ERROR(
+      tool::write_file(dir + "/verification_key.json", groth16::export_snarkjs_vk(pk.vk)));
+  for (size_t p = 0; p < r.partitions.size(); ++p) {
+    ZKP_ASSIGN_OR_RETURN(
+        groth16::Proof proof,
+        groth16::decode_proof(r.proof.data() + p * groth16::kProofBytes, groth16::kProofBytes));
+    ZKP_RETURN_IF_ERROR(tool::write_file(fmt::format("{}/proof_{}.json", dir, p),
+                                         groth16::export_snarkjs_proof(proof)));
+    ZKP_RETURN_IF_ERROR(tool::write_file(fmt::format("{}/public_{}.json", dir, p),
+                                         groth16::export_snarkjs_public(r.public_inputs[p])));
+  }
+  return ok_status();
 }
 
 int run_prove(const ProveOptions& o) {
@@ -80,6 +107,10 @@ int run_prove(const ProveOptions& o) {
     fmt::print("proof: {} ({} partition(s) x 192 bytes, verified)\n", o.out,
                result->partitions.size());
   }
+  if (!o.snarkjs.empty()) {
+    if (Status s = write_snarkjs(o.snarkjs, *config, *result); !s.ok()) return fail(s);
+    fmt::print("snarkjs: {}/verification_key.json, proof_K.json, public_K.json\n", o.snarkjs);
+  }
   return 0;
 }
 
@@ -100,6 +131,8 @@ void add_prove(CLI::App& app, int* exit_code) {
   cmd->add_option("--trace", o->trace, "write the run's Chrome trace JSON (Perfetto) here");
   cmd->add_option("--status", o->status, "write the engine's status snapshot (JSON) here");
   cmd->add_option("--metrics", o->metrics, "write Prometheus text metrics here");
+  cmd->add_option("--snarkjs", o->snarkjs,
+                  "also write the proofs, public inputs and verification key as snarkjs JSON here");
   cmd->callback([o, exit_code] { *exit_code = run_prove(*o); });
 }
 

@@ -5,7 +5,9 @@
 # snarkjs's proofs (from a power-10 ptau with fixed entropy) and rejects them when tampered, and
 # zkpipe proves with snarkjs's .zkey (groth16 prove-zkey) a proof snarkjs verifies. Then the
 # proof types end to end (porep and snapdeals, tiny and 2KiB): seal, vanilla proofs, prove-once
-# through the plugins, snarkjs verifies every partition's proof.
+# through the plugins, snarkjs verifies every partition's proof; at tiny also `zkpipe prove` (the
+# pipeline, configs/cpu.yaml) and snarkjs verifies its proofs; then `zkpipe bench` with cpu.yaml
+# and pageable.yaml side by side.
 # Needs BUILD_DIR/bin/zkpipe-tool, node and npm; snarkjs and the prepared ptau are cached under
 # BUILD_DIR/interop. One line per check, a summary, exit 1 on any failure.
 set -euo pipefail
@@ -16,6 +18,8 @@ if [[ $# -ne 1 ]]; then
 fi
 BUILD_DIR=$(cd "$1" && pwd)
 TOOL="$BUILD_DIR/bin/zkpipe-tool"
+ZKPIPE="$BUILD_DIR/bin/zkpipe"
+CONFIGS="$(cd "$(dirname "$0")/../../configs" && pwd)"
 SNARKJS_VERSION=0.7.6
 PTAU_POWER=10  # 2^10 rows; preparation takes ~23 s and grows ~2.2x per power: keep CI <= 10
 PTAU_ENTROPY="zkpipe interop test: fixed entropy, not a ceremony"
@@ -259,6 +263,20 @@ run_proof_type() {
   check "$name: snarkjs rejects partition 1's proof with partition 0's public inputs" 0 \
     snarkjs_rejects "$dir/out/verification_key.json" "$dir/out/public_0.json" \
     "$dir/out/proof_1.json" || true
+  if [[ $shape == tiny ]]; then
+    check "$name: zkpipe prove (the pipeline, cpu.yaml) proves and verifies" 0 "$ZKPIPE" prove \
+      --config "$CONFIGS/cpu.yaml" --proof "$type" --input "$vanilla" \
+      --params-dir "$WORK/params" --out "$dir/pipeline.bin" --snarkjs "$dir/pipeline" || true
+    check "$name: snarkjs verifies the pipeline's partition 0" 0 snarkjs groth16 verify \
+      "$dir/pipeline/verification_key.json" "$dir/pipeline/public_0.json" \
+      "$dir/pipeline/proof_0.json" || true
+    check "$name: snarkjs verifies the pipeline's partition 1" 0 snarkjs groth16 verify \
+      "$dir/pipeline/verification_key.json" "$dir/pipeline/public_1.json" \
+      "$dir/pipeline/proof_1.json" || true
+    check "$name: snarkjs rejects the pipeline's partition 1 with partition 0's inputs" 0 \
+      snarkjs_rejects "$dir/pipeline/verification_key.json" "$dir/pipeline/public_0.json" \
+      "$dir/pipeline/proof_1.json" || true
+  fi
   flip_byte "$vanilla" "$dir/tampered.bin" -40
   check "$name: prove-once refuses a tampered path element, naming the partition" 0 \
     expect_output "partition 1, challenge" "$TOOL" prove-once --type "$type" \
@@ -274,6 +292,16 @@ for type in porep snapdeals; do
     run_proof_type "$type" "$shape"
   done
 done
+
+bench_ok() {
+  "$ZKPIPE" bench --config "$CONFIGS/cpu.yaml" --config "$CONFIGS/pageable.yaml" --proof porep \
+    --preset tiny --jobs 2 --params-dir "$WORK/params" --out-dir "$WORK/bench" &&
+    for f in cpu.trace.json pageable.trace.json cpu.svg pageable.svg bench.json; do
+      [[ -s "$WORK/bench/$f" ]] || { echo "missing $WORK/bench/$f"; return 1; }
+    done
+}
+check "zkpipe bench: cpu.yaml and pageable.yaml side by side, traces and timelines" 0 bench_ok ||
+  true
 
 echo "interop: $passed passed, $failed failed (snarkjs $SNARKJS_VERSION, logs in $WORK)"
 [[ $failed -eq 0 ]]

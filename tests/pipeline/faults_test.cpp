@@ -102,11 +102,14 @@ TEST_CASE("Engine faults: a failing plugin partition fails its job, every waiter
   const uint64_t bad = *engine->submit(
       mimc_request(32, 3, 1, pipeline::Priority::kNormal, R"(, "fail_partition": 1)"));
   const uint64_t good = *engine->submit(mimc_request(32, 2, 9));
-  std::vector<pipeline::JobResult> heard(3);
-  std::vector<std::thread> waiters;
-  for (auto& h : heard) waiters.emplace_back([&] { h = wait_for(*engine, bad); });
+  std::vector<Result<pipeline::JobResult>> heard(3, internal_error("no answer"));
+  std::vector<std::thread> waiters;  // no Catch macros on these threads (Catch2 v2 is not
+                                     // thread-safe): the answers are checked below
+  for (auto& h : heard) waiters.emplace_back([&] { h = engine->wait(bad, 60s); });
   for (auto& t : waiters) t.join();
-  for (const auto& h : heard) {
+  for (const auto& answer : heard) {
+    REQUIRE(answer.ok());
+    const pipeline::JobResult& h = *answer;
     CHECK(h.state == JobState::kFailed);
     CHECK(h.status.message().find("injected synthesis failure of partition 1") !=
           std::string::npos);

@@ -1,5 +1,5 @@
-// tests/tools/run_tool.h: runs the built zkpipe-tool with arguments and captures its exit code
-// and output (stdout + stderr), for tests of the command-line surface.
+// tests/tools/run_tool.h: runs a built program (zkpipe-tool, zkpipe) with arguments and captures
+// its exit code and output (stdout + stderr), for tests of the command-line surface.
 // Thread-safety: popen per call; safe to call from one test at a time.
 #pragma once
 
@@ -16,9 +16,9 @@ struct ToolRun {
   std::string output;
 };
 
-inline ToolRun run_tool(const std::string& args) {
+inline ToolRun run_program(const std::string& program, const std::string& args) {
   ToolRun r;
-  const std::string cmd = std::string(ZKPIPE_TEST_TOOL) + " " + args + " 2>&1";
+  const std::string cmd = program + " " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return r;
   std::array<char, 4096> buf{};
@@ -27,6 +27,10 @@ inline ToolRun run_tool(const std::string& args) {
   int status = pclose(p);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+inline ToolRun run_tool(const std::string& args) {
+  return run_program(ZKPIPE_TEST_TOOL, args);
 }
 
 }  // namespace zkpipe::test

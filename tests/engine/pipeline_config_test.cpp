@@ -1,0 +1,87 @@
+// pipeline_config_test.cpp: the config's `compute`, `pipeline` and `params` sections
+// (engine/config/pipeline_sections.cpp): defaults, every key, errors naming file:line:column and
+// key, params.dir resolution.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "zkpipe/config.h"
+
+namespace {
+
+using zkpipe::Result;
+
+Result<zkpipe::Config> parse(const std::string& sections) {
+  return zkpipe::parse_config("version: 1\nmemory: {backend: pageable}\n" + sections, "p.yaml",
+                              "/base");
+}
+
+TEST_CASE("Pipeline config: absent sections get the documented defaults", "[config]") {
+  const Result<zkpipe::Config> c = parse("");
+  REQUIRE(c.ok());
+  CHECK(c->compute.backend == "cpu");
+  CHECK(c->compute.workers_per_device == 1);
+  CHECK(c->compute.threads == 0);
+  CHECK(c->pipeline.synthesis_workers == 1);
+  CHECK(c->pipeline.synthesis_threads == 1);
+  CHECK(c->pipeline.finalizers == 1);
+  CHECK(c->pipeline.ready_depth == 2);
+  CHECK_FALSE(c->pipeline.budget_bytes.has_value());
+  CHECK(c->pipeline.retries == 0);
+  CHECK_FALSE(c->pipeline.trim);
+  CHECK(c->pipeline.overhead_bytes == 512ull << 20);
+  CHECK(c->params.dir == "params");
+  CHECK_FALSE(c->params.setup_when_missing);
+  CHECK(c->params.setup_seed == 1);
+}
+
+TEST_CASE("Pipeline config: every key is read", "[config]") {
+  const Result<zkpipe::Config> c = parse(
+      "compute: {backend: cpu, workers_per_device: 3, threads: 4}\n"
+      "pipeline:\n  synthesis_workers: 2\n  synthesis_threads: 0\n  finalizers: 2\n"
+      "  ready_depth: 5\n  budget: 6GiB\n  retries: 2\n  trim: true\n  overhead: 1GiB\n"
+      "params: {dir: p/q, missing: setup, setup_seed: 42}\n");
+  REQUIRE(c.ok());
+  CHECK(c->compute.workers_per_device == 3);
+  CHECK(c->compute.threads == 4);
+  CHECK(c->pipeline.synthesis_workers == 2);
+  CHECK(c->pipeline.synthesis_threads == 0);
+  CHECK(c->pipeline.finalizers == 2);
+  CHECK(c->pipeline.ready_depth == 5);
+  CHECK(c->pipeline.budget_bytes == 6ull << 30);
+  CHECK(c->pipeline.retries == 2);
+  CHECK(c->pipeline.trim);
+  CHECK(c->pipeline.overhead_bytes == 1ull << 30);
+  CHECK(c->params.dir == "/base/p/q");
+  CHECK(c->params.setup_when_missing);
+  CHECK(c->params.setup_seed == 42);
+  REQUIRE(parse("pipeline: {budget: auto}\n").ok());
+  CHECK_FALSE(parse("pipeline: {budget: auto}\n")->pipeline.budget_bytes.has_value());
+}
+
+TEST_CASE("Pipeline config: bad values are errors naming file, position and key", "[config]") {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"compute: {backend: cuda}\n", "p.yaml:3:20: compute.backend: "},
+      {"compute: {workers_per_device: 0}\n", "p.yaml:3:31: compute.workers_per_device: "},
+      {"compute: {threads: -1}\n", "p.yaml:3:20: compute.threads: "},
+      {"compute: {gpus: 2}\n", "p.yaml:3:11: compute.gpus: unknown key 'gpus'"},
+      {"pipeline: {synthesis_workers: 1000}\n", "p.yaml:3:31: pipeline.synthesis_workers: "},
+      {"pipeline: {budget: 0}\n", "p.yaml:3:20: pipeline.budget: must be greater than 0"},
+      {"pipeline: {budget: 4XB}\n", "p.yaml:3:20: pipeline.budget: unknown unit"},
+      {"pipeline: {retries: 101}\n", "p.yaml:3:21: pipeline.retries: "},
+      {"pipeline: {trim: yes}\n", "p.yaml:3:18: pipeline.trim: expected true or false"},
+      {"params: {missing: make}\n", "p.yaml:3:19: params.missing: "},
+      {"params: {dir: ''}\n", "p.yaml:3:15: params.dir: empty directory name"},
+      {"pipeline: {}\npipeline: {}\n", "p.yaml:4:1: pipeline: duplicate key 'pipeline'"},
+  };
+  for (const auto& [yaml, prefix] : cases) {
+    const Result<zkpipe::Config> c = parse(yaml);
+    INFO(yaml);
+    REQUIRE_FALSE(c.ok());
+    INFO(c.status().message());
+    CHECK(c.status().code() == zkpipe::Code::kInvalidArgument);
+    CHECK(c.status().message().rfind(prefix, 0) == 0);
+  }
+}
+
+}  // namespace

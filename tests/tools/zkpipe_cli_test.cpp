@@ -1,0 +1,90 @@
+// tests/tools/zkpipe_cli_test.cpp: the `zkpipe` binary: `prove` through the pipeline with the
+// test-only mimc_jobs proof type (timing table, GPU_TIMING/FIN_TIMING lines, proof, trace, status
+// and metrics files), and its refusals (exit 2 naming the file). porep/snapdeals through
+// `zkpipe prove` and `zkpipe bench` run in tests/interop/run.sh, where snarkjs checks the proofs.
+#include <fmt/core.h>
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "temp_dir.h"
+#include "tools/run_tool.h"
+
+namespace {
+
+using zkpipe::test::run_program;
+using zkpipe::testing::read_text;
+using zkpipe::testing::TempDir;
+
+std::string write(const TempDir& dir, const std::string& name, const std::string& text) {
+  const auto path = dir.path / name;
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+std::string config_in(const TempDir& dir) {
+  return write(dir, "c.yaml",
+               fmt::format("version: 1\nplugin_dirs: [{}, {}]\nmemory: {{backend: pageable}}\n"
+                           "params: {{dir: params, missing: setup}}\ncompute: {{threads: 1}}\n",
+                           ZKPIPE_TEST_PLUGIN_DIR, ZKPIPE_TEST_PIPELINE_PLUGIN_DIR));
+}
+
+TEST_CASE("zkpipe prove: a request through the pipeline, with timings, trace, status, metrics",
+          "[tool][pipeline]") {
+  TempDir dir("zkpipe_cli");
+  const std::string config = config_in(dir);
+  const std::string input = write(dir, "r.json", R"({"rounds": 40, "partitions": 2, "seed": 3})");
+  const std::string out = (dir.path / "proof.bin").string();
+  const auto r = run_program(
+      ZKPIPE_TEST_ZKPIPE,
+      fmt::format("prove --config {} --proof mimc_jobs --input {} --out {} --trace {}/t.json "
+                  "--status {}/s.json --metrics {}/m.txt",
+                  config, input, out, dir.path.string(), dir.path.string(), dir.path.string()));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  for (const char* text : {"planned peak", "GPU_TIMING job=1 partition=0", "FIN_TIMING job=1",
+                           "OK, verified", "device-cpu0: busy", "proof: "}) {
+    CHECK(r.output.find(text) != std::string::npos);
+  }
+  CHECK(read_text(out).size() == 2 * 192);
+  const auto trace = nlohmann::json::parse(read_text((dir.path / "t.json").string()));
+  CHECK(trace["traceEvents"].size() > 6);
+  const auto status = nlohmann::json::parse(read_text((dir.path / "s.json").string()));
+  CHECK(status["jobs"][0]["state"] == "done");
+  CHECK(read_text((dir.path / "m.txt").string())
+            .find("zkpipe_jobs_completed_total{type=\"mimc_jobs\"} 1") != std::string::npos);
+  CHECK(std::filesystem::exists(dir.path / "params" / "mimc-test-r40.params.validated"));
+}
+
+TEST_CASE("zkpipe prove: bad configs, inputs and proof types are refused with exit 2",
+          "[tool][pipeline]") {
+  TempDir dir("zkpipe_cli");
+  const std::string config = config_in(dir);
+  const std::string good = write(dir, "r.json", R"({"rounds": 8, "partitions": 1, "seed": 1})");
+  const std::string bad = write(dir, "bad.json", R"({"rounds": 8})");
+  const std::string bad_config = write(
+      dir, "bad.yaml", "version: 1\nmemory: {backend: pageable}\npipeline: {retries: many}\n");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {fmt::format("prove --config {}/none.yaml --proof mimc_jobs --input {}", dir.path.string(),
+                   good),
+       "none.yaml"},
+      {fmt::format("prove --config {} --proof mimc_jobs --input {}", bad_config, good),
+       "bad.yaml:3:21: pipeline.retries"},
+      {fmt::format("prove --config {} --proof mimc_jobs --input {}/none.json", config,
+                   dir.path.string()),
+       "--input"},
+      {fmt::format("prove --config {} --proof mimc_jobs --input {}", config, bad), "bad.json"},
+      {fmt::format("prove --config {} --proof nope --input {}", config, good), "nope"},
+      {fmt::format("prove --config {} --proof mimc_jobs --input {} --priority urgent", config,
+                   good),
+       "--priority"},
+  };
+  for (const auto& [args, want] : cases) {
+    const auto r = run_program(ZKPIPE_TEST_ZKPIPE, args);
+    INFO(args << "\n" << r.output);
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find(want) != std::string::npos);
+  }
+}
+
+}  // namespace
