@@ -81,6 +81,9 @@ RunSummary summarize_run(const pipeline::Engine& engine, const std::string& conf
   }
   if (first != INT64_MAX) {
     s.window_s = static_cast<double>(last - first) / 1e9;
+    if (s.window_s > 0) {
+      s.warm_proofs_per_min = 60.0 * static_cast<double>(s.partitions) / s.window_s;
+    }
     for (const std::string& track : engine.device_tracks()) {
       s.devices.push_back(pipeline::summarize_track(spans, track, first, last, kMinIdleGapNs));
     }
@@ -122,7 +125,7 @@ std::string summary_text(const RunSummary& s) {
       s.jobs, s.jobs_ok, s.partitions, s.wall_s, s.proofs_per_min, format_bytes(s.peak_rss_bytes));
   for (const auto& d : s.devices) {
     out += fmt::format(
-        "{}: busy {:.1f}% of {:.2f} s after warm-up; idle gaps >= 1 ms: {} (p50 {:.1f} ms, p99 "
+        "{}: busy {:.2f}% of {:.2f} s after warm-up; idle gaps >= 1 ms: {} (p50 {:.1f} ms, p99 "
         "{:.1f} ms, max {:.1f} ms)\n",
         d.track, 100 * d.busy_fraction, d.wall_s, d.idle_gaps, d.gap_p50_ms, d.gap_p99_ms,
         d.gap_max_ms);
@@ -146,9 +149,12 @@ std::string side_by_side(const std::vector<RunSummary>& runs) {
   row("jobs ok / submitted",
       [](const RunSummary& r) { return fmt::format("{} / {}", r.jobs_ok, r.jobs); });
   row("proofs/min", [](const RunSummary& r) { return fmt::format("{:.1f}", r.proofs_per_min); });
+  row("after warm-up (s)", [](const RunSummary& r) { return fmt::format("{:.2f}", r.window_s); });
+  row("proofs/min after warm-up",
+      [](const RunSummary& r) { return fmt::format("{:.1f}", r.warm_proofs_per_min); });
   row("device busy % (warm)", [](const RunSummary& r) {
     return r.devices.empty() ? std::string("-")
-                             : fmt::format("{:.1f}", 100 * r.devices[0].busy_fraction);
+                             : fmt::format("{:.2f}", 100 * r.devices[0].busy_fraction);
   });
   row("idle gaps (n, max ms)", [](const RunSummary& r) {
     return r.devices.empty()

@@ -20,7 +20,8 @@ struct RunSummary {
   double wall_s = 0;    // first submit to the last job's end
   double window_s = 0;  // after warm-up: first prove_start start to last prove_start end
   size_t jobs = 0, jobs_ok = 0, partitions = 0;
-  double proofs_per_min = 0;  // partition proofs per minute of wall time
+  double proofs_per_min = 0;       // partition proofs per minute of wall time
+  double warm_proofs_per_min = 0;  // per minute of the window after warm-up
   std::vector<pipeline::TrackSummary> devices;
   uint64_t h2d_bytes = 0;
   double h2d_gbs = 0;  // bytes / total h2d time

@@ -1,4 +1,4 @@
-// trace.cpp: TraceRecorder, chrome_trace_json, summarize_track(s) and write_text_file of
+// trace.cpp: TraceRecorder, chrome_trace_json, summarize_track(s) of
 // zkpipe/pipeline/trace.h (timeline_svg lives in timeline_svg.cpp).
 // Thread-safety: the recorder guards its spans and its byte counters with one mutex each; the
 // free functions touch only their arguments.
@@ -28,10 +28,6 @@ int64_t nearest_rank(const std::vector<int64_t>& sorted, double p) {
   auto rank = static_cast<size_t>(std::ceil(p / 100.0 * n));
   rank = std::clamp<size_t>(rank, 1, sorted.size());
   return sorted[rank - 1];
-}
-
-std::string errno_text() {
-  return std::error_code(errno, std::generic_category()).message();
 }
 
 }  // namespace
@@ -239,19 +235,6 @@ std::vector<TrackSummary> summarize_tracks(const std::vector<Span>& spans,
     out.push_back(summarize_track(spans, track, from_ns, to_ns, min_gap_ns));
   }
   return out;
-}
-
-// ---- Files ----
-
-Status write_text_file(const std::string& path, std::string_view text) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file) {
-    return unavailable(path + ": cannot open for writing: " + errno_text());
-  }
-  file.write(text.data(), static_cast<std::streamsize>(text.size()));
-  file.close();
-  if (!file) return internal_error(path + ": write failed: " + errno_text());
-  return ok_status();
 }
 
 }  // namespace zkpipe::pipeline

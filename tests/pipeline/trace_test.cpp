@@ -1,5 +1,5 @@
 // trace_test.cpp: TraceRecorder, chrome_trace_json, summarize_track(s), timeline_svg and
-// write_text_file (zkpipe/pipeline/trace.h): concurrency of the recorder, exact JSON times,
+// (zkpipe/pipeline/trace.h): concurrency of the recorder, exact JSON times,
 // busy unions, clipping and gap percentiles on known patterns, and the SVG's rects and escaping.
 // Thread-safety: Catch2 test cases; the recorder tests start their own threads.
 #include <catch2/catch.hpp>
@@ -378,22 +378,8 @@ TEST_CASE("Trace: timeline_svg output is accepted by xmllint", "[pipeline]") {
       {"run.svg", recorder.spans()}, {"empty.svg", {}}};
   for (const auto& [name, spans] : cases) {
     const std::string path = dir.file(name);
-    REQUIRE(zkpipe::pipeline::write_text_file(path, timeline_svg(spans, "a & <b>")).ok());
+    std::ofstream(path) << timeline_svg(spans, "a & <b>");
     INFO(path);
     CHECK(std::system(("xmllint --noout '" + path + "'").c_str()) == 0);
   }
-}
-
-TEST_CASE("Trace: write_text_file writes the file and names the path on failure", "[pipeline]") {
-  zkpipe::testing::TempDir dir("zkpipe_trace_test");
-  const std::string path = dir.file("trace.json");
-  REQUIRE(zkpipe::pipeline::write_text_file(path, "first, longer").ok());
-  REQUIRE(zkpipe::pipeline::write_text_file(path, "{}\n").ok());
-  std::ifstream in(path);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  CHECK(text == "{}\n");
-  const std::string bad = dir.file("no/such/dir/trace.json");
-  const zkpipe::Status status = zkpipe::pipeline::write_text_file(bad, "x");
-  CHECK_FALSE(status.ok());
-  CHECK(status.message().find(bad) != std::string::npos);
 }

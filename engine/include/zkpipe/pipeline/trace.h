@@ -125,7 +125,4 @@ std::vector<TrackSummary> summarize_tracks(const std::vector<Span>& spans,
 // legend entry (class "legend", one per distinct span name).
 std::string timeline_svg(const std::vector<Span>& spans, std::string_view title);
 
-// Writes `text` to `path` (replacing it); the Status names the path on failure.
-Status write_text_file(const std::string& path, std::string_view text);
-
 }  // namespace zkpipe::pipeline
