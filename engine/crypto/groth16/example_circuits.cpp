@@ -41,9 +41,12 @@ void cubic(uint64_t seed, ConstraintSystem& cs) {
   cs.enforce(sum, Variable::one(), y);
 }
 
-void mimc(uint64_t rounds, uint64_t seed, ConstraintSystem& cs) {
+void mimc(uint64_t rounds, uint64_t seed, std::optional<uint64_t> witness_seed,
+          ConstraintSystem& cs) {
   SplitMix rng{seed};
-  const Fr x0v = Fr::random(rng), kv = Fr::random(rng);
+  SplitMix witness_rng{witness_seed.value_or(0)};
+  SplitMix& values = witness_seed ? witness_rng : rng;
+  const Fr x0v = Fr::random(values), kv = Fr::random(values);
   const Variable k = cs.alloc_input(kv);
   Variable x = cs.alloc_input(x0v);
   Fr xv = x0v;
@@ -100,7 +103,7 @@ Status synthesize_example(const ExampleCircuit& circuit, ConstraintSystem& cs) {
   if (circuit.name == "cubic") {
     cubic(circuit.seed, cs);
   } else if (circuit.name == "mimc") {
-    mimc(circuit.size, circuit.seed, cs);
+    mimc(circuit.size, circuit.seed, circuit.witness_seed, cs);
   } else if (circuit.name == "synthetic") {
     synthetic(circuit.size, circuit.seed, cs);
   } else {

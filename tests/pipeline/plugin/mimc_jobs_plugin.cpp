@@ -1,15 +1,17 @@
 // The `mimc_jobs` proof-type plugin, for the pipeline's tests only: a request is JSON
 // {"rounds": R, "partitions": P, "seed": S, "fail_partition": K (optional)}; every partition
-// proves a MiMC-like chain of R rounds, x_{i+1} = (x_i + k + c_i)^3 with public x_0, k and the
-// output; the constants c_i depend on i only (one circuit per R), x_0 and k on S and the
+// proves the example MiMC chain of R rounds (zkpipe/groth16/example_circuits.h) with public x_0,
+// k and the output; its constants are fixed (one circuit per R), x_0 and k depend on S and the
 // partition. Small circuits prove in milliseconds, so tests can run many concurrent jobs (also
 // under ThreadSanitizer). "fail_partition" makes synthesis of that partition fail, as a plugin
 // fault.
+#include <optional>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
 #include "proof_type_plugin.h"
+#include "zkpipe/groth16/example_circuits.h"
 
 namespace {
 
@@ -20,31 +22,12 @@ constexpr const char* kName = "mimc_jobs";
 constexpr uint64_t kMaxRounds = 1u << 20;
 constexpr uint32_t kMaxPartitions = 64;
 
-using crypto::Fr;
-using groth16::LinearCombination;
-using groth16::Variable;
-
-void chain(uint64_t rounds, uint64_t x0_seed, uint64_t k_seed, groth16::ConstraintSystem& cs) {
-  const Fr x0v = Fr::from_u64(x0_seed * 7919 + 3), kv = Fr::from_u64(k_seed * 104729 + 11);
-  const Variable k = cs.alloc_input(kv);
-  Variable x = cs.alloc_input(x0v);
-  Fr xv = x0v;
-  for (uint64_t i = 0; i < rounds; ++i) {
-    const Fr ci = Fr::from_u64(i * 0x9e3779b97f4a7c15ull + 1);
-    const Fr tv = xv + kv + ci;
-    const Variable t2 = cs.alloc(tv * tv);
-    const Variable next = cs.alloc(tv * tv * tv);
-    auto t = [&](LinearCombination& lc) { lc.add(ci, Variable::one()) += x, lc += k; };
-    cs.enforce_with(t, t, [&](LinearCombination& lc) { lc += t2; });
-    cs.enforce_with([&](LinearCombination& lc) { lc += t2; }, t,
-                    [&](LinearCombination& lc) { lc += next; });
-    x = next;
-    xv = tv * tv * tv;
-  }
-  const Variable out = cs.alloc_input(xv);
-  cs.enforce_with([&](LinearCombination& lc) { lc += x; },
-                  [](LinearCombination& lc) { lc += Variable::one(); },
-                  [&](LinearCombination& lc) { lc += out; });
+// Partition `position` of a request with seed S: the circuit's constants from seed 1 (one circuit
+// per round count), x_0 and k from S * 1000 + position.
+void chain(uint64_t rounds, std::optional<uint64_t> witness_seed, groth16::ConstraintSystem& cs) {
+  groth16::ExampleCircuit circuit{"mimc", rounds, 1, witness_seed};
+  const Status s = groth16::synthesize_example(circuit, cs);
+  if (!s.ok()) throw std::runtime_error(s.to_string());
 }
 
 class MimcJob final : public plugins::ProofJob {
@@ -63,13 +46,15 @@ class MimcJob final : public plugins::ProofJob {
       throw std::runtime_error("injected synthesis failure of partition " +
                                std::to_string(position));
     }
-    chain(rounds_, seed_ * 1000 + position, seed_, cs);
+    chain(rounds_, seed_ * 1000 + position, cs);
   }
-  void synthesize_blank(groth16::ConstraintSystem& cs) const override { chain(rounds_, 0, 0, cs); }
+  void synthesize_blank(groth16::ConstraintSystem& cs) const override {
+    chain(rounds_, uint64_t{0}, cs);
+  }
   std::vector<crypto::Fr> public_inputs(uint32_t position) const override {
     std::vector<crypto::Fr> inputs(counts_.inputs), aux(counts_.aux);
     auto cs = groth16::ConstraintSystem::witness({inputs, aux});
-    chain(rounds_, seed_ * 1000 + position, seed_, cs);
+    chain(rounds_, seed_ * 1000 + position, cs);
     return {inputs.begin() + 1, inputs.end()};
   }
 

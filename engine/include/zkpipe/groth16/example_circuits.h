@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,9 @@ struct ExampleCircuit {
   std::string name;   // "cubic", "mimc" or "synthetic"
   uint64_t size = 0;  // rounds (mimc) or constraints (synthetic); ignored by cubic
   uint64_t seed = 1;  // the private values (and mimc's constants)
+  // mimc only: when set, x0 and k come from this seed and the round constants from `seed`, so
+  // witnesses of one circuit (one set of constants) differ; unset, both come from `seed`.
+  std::optional<uint64_t> witness_seed;
 };
 
 std::vector<std::string_view> example_circuit_names();
