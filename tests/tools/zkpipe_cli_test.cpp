@@ -88,3 +88,38 @@ TEST_CASE("zkpipe prove: bad configs, inputs and proof types are refused with ex
 }
 
 }  // namespace
+
+namespace {
+
+// `zkpipe prove` of a request that takes seconds, signalled `signals` times one second in.
+zkpipe::test::ToolRun prove_and_signal(const TempDir& dir, int signals, const std::string& out) {
+  const std::string config = config_in(dir);
+  const std::string input =
+      write(dir, "long.json", R"({"rounds": 20000, "partitions": 8, "seed": 5})");
+  std::string kills;
+  for (int k = 0; k < signals; ++k) kills += "kill -TERM $pid; sleep 0.2; ";
+  const std::string script = fmt::format(
+      "'{} prove --config {} --proof mimc_jobs --input {} --out {} & pid=$!; "
+      "sleep 1; {}wait $pid'",
+      ZKPIPE_TEST_ZKPIPE, config, input, out, kills);
+  return run_program("sh -c", script);
+}
+
+TEST_CASE("zkpipe prove: SIGTERM drains (the job finishes and is written), twice cancels",
+          "[tool][pipeline]") {
+  TempDir dir("zkpipe_cli");
+  const std::string out = (dir.path / "proof.bin").string();
+  const auto drained = prove_and_signal(dir, 1, out);
+  INFO(drained.output);
+  CHECK(drained.exit_code == 0);
+  CHECK(drained.output.find("draining") != std::string::npos);
+  CHECK(read_text(out).size() == 8 * 192);
+  std::filesystem::remove(out);
+  const auto cancelled = prove_and_signal(dir, 2, out);
+  INFO(cancelled.output);
+  CHECK(cancelled.exit_code == 1);
+  CHECK(cancelled.output.find("ABORTED") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(out));
+}
+
+}  // namespace
