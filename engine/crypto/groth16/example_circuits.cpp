@@ -95,7 +95,8 @@ std::vector<std::string_view> example_circuit_names() {
   return {"cubic", "mimc", "synthetic"};
 }
 
-Status synthesize_example(const ExampleCircuit& circuit, ConstraintSystem& cs) {
+Status synthesize_example(const ExampleCircuit& circuit, ConstraintSystem& cs,
+                          std::optional<uint64_t> witness_seed) {
   if (circuit.name != "cubic" && (circuit.size == 0 || circuit.size > kMaxSize)) {
     return invalid_argument("circuit '" + circuit.name + "': size " + std::to_string(circuit.size) +
                             " is out of range 1..2^26");
@@ -103,7 +104,7 @@ Status synthesize_example(const ExampleCircuit& circuit, ConstraintSystem& cs) {
   if (circuit.name == "cubic") {
     cubic(circuit.seed, cs);
   } else if (circuit.name == "mimc") {
-    mimc(circuit.size, circuit.seed, circuit.witness_seed, cs);
+    mimc(circuit.size, circuit.seed, witness_seed, cs);
   } else if (circuit.name == "synthetic") {
     synthetic(circuit.size, circuit.seed, cs);
   } else {

@@ -25,8 +25,7 @@ constexpr uint32_t kMaxPartitions = 64;
 // Partition `position` of a request with seed S: the circuit's constants from seed 1 (one circuit
 // per round count), x_0 and k from S * 1000 + position.
 void chain(uint64_t rounds, std::optional<uint64_t> witness_seed, groth16::ConstraintSystem& cs) {
-  groth16::ExampleCircuit circuit{"mimc", rounds, 1, witness_seed};
-  const Status s = groth16::synthesize_example(circuit, cs);
+  const Status s = groth16::synthesize_example({"mimc", rounds, 1}, cs, witness_seed);
   if (!s.ok()) throw std::runtime_error(s.to_string());
 }
 

@@ -24,14 +24,14 @@ struct ExampleCircuit {
   std::string name;   // "cubic", "mimc" or "synthetic"
   uint64_t size = 0;  // rounds (mimc) or constraints (synthetic); ignored by cubic
   uint64_t seed = 1;  // the private values (and mimc's constants)
-  // mimc only: when set, x0 and k come from this seed and the round constants from `seed`, so
-  // witnesses of one circuit (one set of constants) differ; unset, both come from `seed`.
-  std::optional<uint64_t> witness_seed;
 };
 
 std::vector<std::string_view> example_circuit_names();
 
-// INVALID_ARGUMENT for an unknown name or a size out of range (1..2^26).
-Status synthesize_example(const ExampleCircuit& circuit, ConstraintSystem& cs);
+// INVALID_ARGUMENT for an unknown name or a size out of range (1..2^26). mimc with a
+// `witness_seed`: x0 and k come from it and the round constants from circuit.seed, so witnesses
+// of one circuit (one set of constants) differ; without, both come from circuit.seed.
+Status synthesize_example(const ExampleCircuit& circuit, ConstraintSystem& cs,
+                          std::optional<uint64_t> witness_seed = std::nullopt);
 
 }  // namespace zkpipe::groth16
