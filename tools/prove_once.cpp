@@ -43,11 +43,6 @@ int fail(const char* step, const Status& s) {
   return s.code() == Code::kInvalidArgument || s.code() == Code::kNotFound ? 2 : 1;
 }
 
-Status plugin_status(zkp_status rc, const char* msg, const std::string& what) {
-  if (rc == ZKP_OK) return ok_status();
-  return Status(static_cast<Code>(rc), what + ": " + msg);
-}
-
 // Owns a parsed job or a recorded R1CS of the plugin.
 struct JobHandle {
   const zkp_proof_type* t;
@@ -56,18 +51,6 @@ struct JobHandle {
     if (job != nullptr) t->destroy_job(job);
   }
 };
-
-Result<R1cs> record_r1cs(const zkp_proof_type* t, const zkp_job* job) {
-  char msg[1024] = "";
-  zkp_r1cs* handle = nullptr;
-  zkp_r1cs_view view{};
-  view.struct_size = sizeof view;
-  ZKP_RETURN_IF_ERROR(
-      plugin_status(t->record(job, &handle, &view, {msg, sizeof msg}), msg, "record"));
-  auto r = r1cs_from_view(view, "plugin");
-  t->destroy_r1cs(handle);
-  return r;
-}
 
 // The params for `id`: loaded (validated) when PARAMS_DIR/<id>.params exists, else made.
 Result<std::pair<ProvingKey, R1cs>> params_for(const OnceOptions& o, const zkp_proof_type* t,
@@ -82,7 +65,7 @@ Result<std::pair<ProvingKey, R1cs>> params_for(const OnceOptions& o, const zkp_p
     return std::make_pair(std::move(pk), std::move(r1cs));
   }
   auto t0 = std::chrono::steady_clock::now();
-  ZKP_ASSIGN_OR_RETURN(R1cs r1cs, record_r1cs(t, job));
+  ZKP_ASSIGN_OR_RETURN(R1cs r1cs, record_r1cs(t, job, "plugin"));
   const double record_ms = ms_since(t0);
   t0 = std::chrono::steady_clock::now();
   SetupOptions so;

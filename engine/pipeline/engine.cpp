@@ -8,6 +8,7 @@
 
 #include "engine_impl.h"
 #include "zkpipe/groth16/sectioned_file.h"
+#include "zkpipe/proof_type.h"
 #include "zkpipe/system.h"
 #include "zkpipe/units.h"
 
@@ -15,17 +16,11 @@ namespace zkpipe::pipeline {
 namespace {
 
 constexpr size_t kFrBytes = sizeof(groth16::Fr);
-constexpr size_t kPluginMessageBytes = 4096;
 
 uint64_t next_pow2(uint64_t x) {
   uint64_t n = 1;
   while (n < x) n <<= 1;
   return n;
-}
-
-Status plugin_status(zkp_status rc, const char* message, const std::string& what) {
-  if (rc == ZKP_OK) return ok_status();
-  return Status(static_cast<Code>(rc), what + ": " + message);
 }
 
 }  // namespace
@@ -158,7 +153,9 @@ Result<uint64_t> Engine::submit(JobRequest request) {
   const std::string what = !request.input_name.empty()   ? request.input_name
                            : !request.request_id.empty() ? "request " + request.request_id
                                                          : "request";
-  const groth16::Sha256Digest hash = groth16::sha256(request.input);
+  // The input's digest tells a repeated request from a clash of ids; only ids need it.
+  const groth16::Sha256Digest hash =
+      request.request_id.empty() ? groth16::Sha256Digest{} : groth16::sha256(request.input);
   {
     std::lock_guard lock(m.mu);
     if (!m.accepting) return unavailable("the engine is draining; " + what + " not accepted");

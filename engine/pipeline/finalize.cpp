@@ -11,14 +11,9 @@
 
 #include "engine_impl.h"
 #include "zkpipe/groth16/verifier.h"
+#include "zkpipe/proof_type.h"
 
 namespace zkpipe::pipeline {
-namespace {
-
-constexpr size_t kPluginMessageBytes = 4096;
-
-}  // namespace
-
 void Engine::Impl::finalizer_loop(size_t worker) {
   const std::string track = fmt::format("finalizer-{}", worker);
   std::unique_lock lock(mu);

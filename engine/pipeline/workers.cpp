@@ -16,7 +16,6 @@ namespace zkpipe::pipeline {
 namespace {
 
 constexpr size_t kFrBytes = sizeof(groth16::Fr);
-constexpr size_t kPluginMessageBytes = 4096;
 // Waits shorter than this are not drawn as spans (they would only clutter the trace).
 constexpr int64_t kMinWaitSpanNs = 1'000'000;
 
@@ -25,24 +24,6 @@ constexpr int64_t kMinWaitSpanNs = 1'000'000;
 bool retryable(const Status& s) {
   return s.code() == Code::kInternal || s.code() == Code::kUnavailable ||
          s.code() == Code::kResourceExhausted;
-}
-
-Status plugin_status(zkp_status rc, const char* message, const std::string& what) {
-  if (rc == ZKP_OK) return ok_status();
-  return Status(static_cast<Code>(rc), what + ": " + message);
-}
-
-Result<groth16::R1cs> record_r1cs(const PluginJob& plugin, const std::string& what) {
-  char message[kPluginMessageBytes] = "";
-  zkp_r1cs* handle = nullptr;
-  zkp_r1cs_view view{};
-  view.struct_size = sizeof view;
-  ZKP_RETURN_IF_ERROR(
-      plugin_status(plugin.type->record(plugin.handle, &handle, &view, {message, sizeof message}),
-                    message, what + ": record"));
-  Result<groth16::R1cs> r = r1cs_from_view(view, what);
-  plugin.type->destroy_r1cs(handle);
-  return r;
 }
 
 std::string part_name(const Job& job, uint32_t p) {
@@ -160,7 +141,8 @@ Result<std::unique_ptr<PartitionWork>> Engine::Impl::synthesize(const std::share
   ZKP_ASSIGN_OR_RETURN(
       w->srs,
       srs->acquire(
-          info.circuit_id, [pj, type] { return record_r1cs(*pj, "proof type " + type); }, wait));
+          info.circuit_id,
+          [pj, type] { return record_r1cs(pj->type, pj->handle, "proof type " + type); }, wait));
   int64_t t1 = trace.now_ns();
   w->timing.srs_wait = ms_between(t0, t1);
   if (t1 - t0 >= kMinWaitSpanNs) trace.add({track, "srs_wait", t0, t1, job->id, int32_t(p), false});

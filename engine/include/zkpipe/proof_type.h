@@ -1,5 +1,5 @@
-// zkpipe/proof_type.h: the engine's side of a proof-type plugin (abi/proof_type.h): the R1CS a
-// plugin recorded, copied out of its view into the engine's R1cs and checked.
+// zkpipe/proof_type.h: the engine's side of a proof-type plugin (abi/proof_type.h): a plugin's
+// status as a Status, and the R1CS a plugin recorded, copied out of its view and checked.
 // Thread-safety: pure functions.
 #pragma once
 
@@ -27,6 +27,29 @@ inline Result<groth16::R1cs> r1cs_from_view(const zkp_r1cs_view& view, const std
   copy(r.b, view.b);
   copy(r.c, view.c);
   ZKP_RETURN_IF_ERROR(r.validate(what + ": the recorded R1CS"));
+  return r;
+}
+
+// Room for a plugin's error message.
+inline constexpr size_t kPluginMessageBytes = 4096;
+
+// A plugin call's status and message as a Status, prefixed with `what`.
+inline Status plugin_status(zkp_status rc, const char* message, const std::string& what) {
+  if (rc == ZKP_OK) return ok_status();
+  return Status(static_cast<Code>(rc), what + ": " + message);
+}
+
+// Records the circuit of `job` through its plugin and copies it out (record + destroy_r1cs).
+inline Result<groth16::R1cs> record_r1cs(const zkp_proof_type* type, const zkp_job* job,
+                                         const std::string& what) {
+  char message[kPluginMessageBytes] = "";
+  zkp_r1cs* handle = nullptr;
+  zkp_r1cs_view view{};
+  view.struct_size = sizeof view;
+  ZKP_RETURN_IF_ERROR(plugin_status(type->record(job, &handle, &view, {message, sizeof message}),
+                                    message, what + ": record"));
+  Result<groth16::R1cs> r = r1cs_from_view(view, what);
+  type->destroy_r1cs(handle);
   return r;
 }
 
