@@ -82,16 +82,13 @@ struct PartitionWork {
   PartitionTiming timing;
 };
 
-// What a step under mu leaves to be done after it: work, plugin jobs and params to free, and log
+// What a step under mu leaves to be done after it: work and plugin jobs to free, and log
 // lines to write, so that no destructor, plugin code or I/O runs under the tracker lock.
 struct Deferred {
   std::vector<std::unique_ptr<PartitionWork>> work;
   std::vector<std::shared_ptr<PluginJob>> plugins;
-  std::vector<SrsHandle> params;
   std::vector<std::string> warnings;
-  bool empty() const {
-    return work.empty() && plugins.empty() && params.empty() && warnings.empty();
-  }
+  bool empty() const { return work.empty() && plugins.empty() && warnings.empty(); }
   void flush();  // call without mu
 };
 

@@ -105,6 +105,7 @@ void Engine::Impl::finalize_job(const std::shared_ptr<Job>& job, const std::stri
       if (bad.empty()) status = internal_error("the batch of partition proofs does not verify");
     }
   }
+  params.reset();  // before the job ends: a waiter may evict the params at once
   const int64_t t1 = trace.now_ns();
   trace.add({track, "verify", t0, t1, job->id, -1, true});
   Deferred later;
@@ -134,7 +135,6 @@ void Engine::Impl::finalize_job(const std::shared_ptr<Job>& job, const std::stri
   const bool done = job->state == JobState::kDone;
   lock.unlock();
   later.flush();
-  params.reset();
   plugin.reset();
   double trim_ms = 0;
   if (done && config.pipeline.trim) {

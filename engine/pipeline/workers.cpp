@@ -47,7 +47,6 @@ void Deferred::flush() {
   warnings.clear();
   work.clear();
   plugins.clear();
-  params.clear();
 }
 
 std::unique_lock<std::mutex> Engine::Impl::lock_timed(double* wait_ms) {
@@ -71,7 +70,10 @@ void Engine::Impl::end_job(Job& job, JobState state, Status status, Deferred& la
     const QueueKey key{static_cast<uint8_t>(job.priority), job.id, p};
     synth_queue.erase(key);
     for (auto* queue : {&ready, &started}) {
-      if (auto node = queue->extract(key)) later.work.push_back(std::move(node.mapped()));
+      if (auto node = queue->extract(key)) {
+        node.mapped()->srs.reset();  // see job.srs below
+        later.work.push_back(std::move(node.mapped()));
+      }
     }
     if (job.parts[p] != PartState::kProved) job.parts[p] = PartState::kDropped;
   }
@@ -93,7 +95,10 @@ void Engine::Impl::end_job(Job& job, JobState state, Status status, Deferred& la
     later.warnings.push_back(fmt::format("job {} failed: {}", job.id, job.status.to_string()));
   }
   later.plugins.push_back(std::move(job.plugin));
-  later.params.push_back(std::move(job.srs));
+  // Dropped here, not later: a waiter that sees the job ended must find its params unused (so
+  // evict works at once). The cache keeps its own reference while a job holds one, so this only
+  // lowers a count; nothing is freed under mu.
+  job.srs.reset();
   ended_cv.notify_all();
 }
 
