@@ -11,10 +11,12 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "device_select.h"
 #include "zkpipe/config.h"
 #include "zkpipe/log.h"
 #include "zkpipe/memory.h"
 #include "zkpipe/plugin.h"
+#include "zkpipe/system.h"
 
 namespace zkpipe::tool {
 namespace {
@@ -86,7 +88,44 @@ Row check_plugin(const std::string& source, const std::string& label,
   return row;
 }
 
-// The plugins a config names, then the config as a whole (its memory backend opened).
+// compute.backend cuda: whether this build and machine can run it on the devices it names.
+Row check_compute(const std::string& path, const ComputeConfig& compute) {
+  Row row;
+  row.source = path;
+  row.plugin = "(compute)";
+  row.kind = "compute";
+  const CudaInfo cuda = read_cuda_info();
+  std::vector<cuda_backend::DeviceInfo> have;
+  for (const CudaDevice& d : cuda.devices) {
+    cuda_backend::DeviceInfo info;
+    info.index = d.index;
+    info.name = d.name;
+    info.uuid = d.uuid;
+    info.cc_major = d.cc_major;
+    info.cc_minor = d.cc_minor;
+    info.total_memory = d.total_bytes;
+    have.push_back(std::move(info));
+  }
+  Result<std::vector<cuda_backend::DeviceInfo>> chosen =
+      unavailable("this build has no CUDA backend (built without nvcc)");
+  if (cuda.built_with_cuda) {
+    chosen = cuda.status.ok() ? cuda_backend::resolve_devices(compute.devices, have)
+                              : Result<std::vector<cuda_backend::DeviceInfo>>(cuda.status);
+  }
+  if (chosen.ok()) {
+    row.status = "PASS";
+    row.reason = "compute: cuda on";
+    for (const auto& d : *chosen)
+      row.reason += " cuda" + std::to_string(d.index) + " (" + d.name + ")";
+  } else {
+    row.status = chosen.status().code() == Code::kUnavailable ? "UNAVAILABLE" : "FAIL";
+    row.reason = "compute.backend cuda: " + chosen.status().message();
+  }
+  return row;
+}
+
+// The plugins a config names, then the config as a whole (its memory backend opened), then a
+// GPU compute backend's devices.
 void check_config(const std::string& path, const Options& opt, std::vector<Row>& rows) {
   auto cfg = load_config(path);
   if (!cfg.ok()) {
@@ -123,6 +162,7 @@ void check_config(const std::string& path, const Options& opt, std::vector<Row>&
     whole.reason = pool.status().message();
   }
   rows.push_back(whole);
+  if (cfg->compute.backend == "cuda") rows.push_back(check_compute(path, cfg->compute));
 }
 
 void print_table(const std::vector<Row>& rows) {

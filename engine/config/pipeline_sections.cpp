@@ -12,11 +12,26 @@ constexpr uint64_t kMaxWorkers = 256;
 constexpr uint64_t kMaxThreads = 4096;
 
 Status parse_compute(const YamlReader& r, const Field& section, ComputeConfig& compute) {
-  ZKP_ASSIGN_OR_RETURN(const std::vector<Field> fields,
-                       r.map_fields(section, {"backend", "workers_per_device", "threads"}));
+  ZKP_ASSIGN_OR_RETURN(
+      const std::vector<Field> fields,
+      r.map_fields(section, {"backend", "devices", "workers_per_device", "threads"}));
   if (const Field* f = find_field(fields, "backend")) {
-    // Backends this build has; the CUDA backend adds its name here when it lands.
-    ZKP_ASSIGN_OR_RETURN(compute.backend, r.choice(*f, {"cpu"}));
+    // Both names parse in every build; a build without CUDA refuses `cuda` when it opens the
+    // backend (naming the build), so one config file serves every machine.
+    ZKP_ASSIGN_OR_RETURN(compute.backend, r.choice(*f, {"cpu", "cuda"}));
+  }
+  if (const Field* f = find_field(fields, "devices")) {
+    ZKP_ASSIGN_OR_RETURN(const std::vector<Field> items,
+                         r.list_items(*f, "a list of CUDA device indices or UUIDs"));
+    for (const Field& item : items) {
+      ZKP_ASSIGN_OR_RETURN(std::string d, r.scalar(item, "a CUDA device index or UUID"));
+      if (d.empty()) return r.error(item, "a device is an index (0, 1, ...) or a UUID (GPU-...)");
+      for (const std::string& seen : compute.devices) {
+        if (seen == d) return r.error(item, "device '" + d + "' is listed twice");
+      }
+      compute.devices.push_back(std::move(d));
+    }
+    if (compute.devices.empty()) return r.error(*f, "an empty list; leave the key out for all");
   }
   if (const Field* f = find_field(fields, "workers_per_device")) {
     ZKP_ASSIGN_OR_RETURN(const uint64_t n, r.integer(*f, 1, kMaxWorkers));

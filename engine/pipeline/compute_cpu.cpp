@@ -33,10 +33,23 @@ std::unique_ptr<ComputeBackend> make_cpu_backend(unsigned threads) {
   return std::make_unique<CpuBackend>(threads);
 }
 
-Result<std::unique_ptr<ComputeBackend>> open_compute_backend(const ComputeConfig& config) {
+Result<std::unique_ptr<ComputeBackend>> open_compute_backend(const ComputeConfig& config,
+                                                             const std::string& memory_backend) {
   if (config.backend == "cpu") return make_cpu_backend(config.threads);
+#if defined(ZKPIPE_HAVE_CUDA_BACKEND)
+  if (config.backend == "cuda") return make_cuda_backend(config, memory_backend == "zero_copy");
+  return invalid_argument("compute.backend: unknown backend '" + config.backend +
+                          "' (this build has: cpu, cuda)");
+#else
+  (void)memory_backend;
+  if (config.backend == "cuda") {
+    return unavailable(
+        "compute.backend: cuda: this build has no CUDA backend (built without nvcc; "
+        "configure with -DZKPIPE_CUDA=ON on a machine with the CUDA toolkit)");
+  }
   return invalid_argument("compute.backend: unknown backend '" + config.backend +
                           "' (this build has: cpu)");
+#endif
 }
 
 }  // namespace zkpipe::pipeline

@@ -67,7 +67,10 @@ Result<std::unique_ptr<Engine>> Engine::create(const Config& config, EngineOptio
   if (options.compute) {
     impl->compute = std::move(options.compute);
   } else {
-    ZKP_ASSIGN_OR_RETURN(impl->compute, open_compute_backend(config.compute));
+    Result<std::unique_ptr<ComputeBackend>> compute =
+        open_compute_backend(config.compute, impl->pool->backend_name());
+    if (!compute.ok()) return compute.status().with_context(config.path);
+    impl->compute = std::move(*compute);
   }
   const SystemInfo info = read_system_info();
   MemoryPlan plan;
@@ -98,6 +101,7 @@ void Engine::Impl::start_workers() {
   const PipelineConfig& p = config.pipeline;
   // Known before any thread starts: the synthesis workers size their look-ahead by it.
   compute_workers = compute->device_count() * config.compute.workers_per_device;
+  live_compute = compute_workers;
   for (size_t w = 0; w < p.synthesis_workers; ++w) {
     threads.emplace_back([this, w] { synthesis_loop(w); });
   }
@@ -159,6 +163,7 @@ Result<uint64_t> Engine::submit(JobRequest request) {
   {
     std::lock_guard lock(m.mu);
     if (!m.accepting) return unavailable("the engine is draining; " + what + " not accepted");
+    if (!m.no_compute.ok()) return m.no_compute.with_context(what + " not accepted");
     if (!request.request_id.empty()) {
       if (auto it = m.by_request_id.find(request.request_id); it != m.by_request_id.end()) {
         const Job& existing = *m.jobs.at(it->second);

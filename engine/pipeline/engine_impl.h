@@ -121,8 +121,10 @@ struct Engine::Impl {
   size_t synth_active = 0;                                     // mu
   uint64_t next_job = 1;                                       // mu
   bool accepting = true, stopping = false, paused = false;     // mu
-  std::map<std::string, std::string> worker_state;             // mu
-  Counters counters;                                           // mu
+  size_t live_compute = 0;  // mu: compute workers whose device still takes work
+  Status no_compute;        // mu: why none is left (then every job fails, submit refuses)
+  std::map<std::string, std::string> worker_state;  // mu
+  Counters counters;                                // mu
   std::vector<std::thread> threads;
 
   std::mutex types_mu;  // plugin loading
@@ -136,6 +138,8 @@ struct Engine::Impl {
   // ---- workers.cpp
   void synthesis_loop(size_t worker);
   void compute_loop(size_t device, size_t worker);
+  void retire_compute_worker(const std::string& track, const Status& health,
+                             std::unique_lock<std::mutex>& lock);
   void finalizer_loop(size_t worker);
   Result<std::unique_ptr<PartitionWork>> synthesize(const std::shared_ptr<Job>& job,
                                                     std::shared_ptr<PluginJob> plugin,

@@ -32,12 +32,19 @@ std::string_view part_state_name(PartState s) {
 
 void Engine::Impl::log_gpu_timing(const PartitionWork& w) const {
   const PartitionTiming& t = w.timing;
+  // The transfer (GPU backends): path, bytes and rate; nothing on the CPU.
+  const std::string h2d =
+      t.h2d_path.empty()
+          ? std::string()
+          : fmt::format(" h2d_path={} h2d_bytes={} h2d_gbps={:.2f}", t.h2d_path, t.h2d_bytes,
+                        t.h2d > 0 ? static_cast<double>(t.h2d_bytes) / (t.h2d * 1e6) : 0.0);
   spdlog::info(
       "GPU_TIMING job={} partition={} type={} device={} attempt={} queue_wait_ms={:.1f} "
       "srs_wait_ms={:.1f} reserve_wait_ms={:.1f} synth_ms={:.1f} ready_wait_ms={:.1f} "
-      "h2d_ms={:.1f} ntt_ms={:.1f} msm_ms={:.1f} prove_start_ms={:.1f} lock_wait_ms={:.3f}",
+      "h2d_ms={:.1f} ntt_ms={:.1f} msm_ms={:.1f} prove_start_ms={:.1f} lock_wait_ms={:.3f}{}",
       w.job->id, w.partition, w.job->type_name, t.device, t.attempts, t.queue_wait, t.srs_wait,
-      t.reserve_wait, t.synthesis, t.ready_wait, t.h2d, t.ntt, t.msm, t.prove_start, t.lock_wait);
+      t.reserve_wait, t.synthesis, t.ready_wait, t.h2d, t.ntt, t.msm, t.prove_start, t.lock_wait,
+      h2d);
 }
 
 void Engine::Impl::log_fin_timing(const PartitionWork& w) const {

@@ -264,6 +264,21 @@ void Engine::Impl::synthesis_loop(size_t worker) {
   }
 }
 
+// Under mu: the worker's device no longer takes work (quarantined). The worker stops; when it
+// was the last one, every unfinished job fails with the reason and submit refuses new ones.
+void Engine::Impl::retire_compute_worker(const std::string& track, const Status& health,
+                                         std::unique_lock<std::mutex>& lock) {
+  worker_state[track] = "stopped: " + health.message();
+  Deferred later;
+  later.warnings.push_back(fmt::format("{} stops: {}", track, health.message()));
+  if (--live_compute == 0) {
+    no_compute = unavailable("no compute device is left: " + health.message());
+    for (auto& [id, job] : jobs) end_job(*job, JobState::kFailed, no_compute, later);
+  }
+  lock.unlock();
+  later.flush();
+}
+
 void Engine::Impl::compute_loop(size_t device, size_t worker) {
   const std::string dev = compute->device_name(device);
   const std::string track = fmt::format("compute-{}-{}", dev, worker);
@@ -273,6 +288,10 @@ void Engine::Impl::compute_loop(size_t device, size_t worker) {
     worker_state[track] = "idle";
     compute_cv.wait(lock, [&] { return stopping || !ready.empty(); });
     if (stopping) return;
+    if (Status health = compute->device_status(device); !health.ok()) {
+      retire_compute_worker(track, health, lock);
+      return;
+    }
     auto node = ready.extract(ready.begin());
     const QueueKey key = node.key();
     std::unique_ptr<PartitionWork> work = std::move(node.mapped());
@@ -300,10 +319,16 @@ void Engine::Impl::compute_loop(size_t device, size_t worker) {
     trace.add({track, "prove_start", t0, t1, job.id, int32_t(key.partition), true});
     trace.add({device_track, "prove_start", t0, t1, job.id, int32_t(key.partition), true});
     if (stats.h2d_bytes > 0) trace.add_bytes("h2d", stats.h2d_bytes);
+    if (stats.h2d_ns > 0) {
+      trace.add({device_track, "h2d " + stats.h2d_path, t0, t0 + static_cast<int64_t>(stats.h2d_ns),
+                 job.id, int32_t(key.partition), true});
+    }
     work->abc.reset();  // phase one: a/b/c and their reservation go now
     work->abc_reservation.release();
     t.prove_start = ms_between(t0, t1);
     t.h2d = static_cast<double>(stats.h2d_ns) / 1e6;
+    t.h2d_bytes = stats.h2d_bytes;
+    t.h2d_path = stats.h2d_path;
     if (pending.ok()) {
       const groth16::ProverTimings& pt = pending->timings;
       t.ntt = static_cast<double>(pt.ntt_ns) / 1e6;

@@ -4,6 +4,7 @@
 // Thread-safety: single-threaded tests; plugins stay loaded for the process.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -21,9 +22,16 @@ namespace {
 constexpr uint64_t kKiB = 1024;
 constexpr uint64_t kMiB = 1024 * kKiB;
 
+// The built plugins; ZKPIPE_TEST_PLUGIN_DIR in the environment overrides the build's path (the
+// relocated bundle of scripts/gpu-check).
+std::string plugin_dir() {
+  const char* env = std::getenv("ZKPIPE_TEST_PLUGIN_DIR");
+  return env != nullptr ? env : ZKPIPE_TEST_PLUGIN_DIR;
+}
+
 // Never destroyed, like the engine's: loaded plugins live for the whole process (plugin.h).
 PluginRegistry& registry() {
-  static auto* r = new PluginRegistry({ZKPIPE_TEST_PLUGIN_DIR});
+  static auto* r = new PluginRegistry({plugin_dir()});
   return *r;
 }
 
@@ -36,8 +44,7 @@ const LoadedPlugin* load(const std::string& name) {
 
 // Whether <name>.so was built (the CUDA backends are built only with the CUDA toolkit).
 bool built(const std::string& name) {
-  const bool present =
-      std::filesystem::exists(std::string(ZKPIPE_TEST_PLUGIN_DIR) + "/" + name + ".plugin.toml");
+  const bool present = std::filesystem::exists(plugin_dir() + "/" + name + ".plugin.toml");
 #if defined(ZKPIPE_HAVE_CUDA)
   CHECK(present);  // a CUDA build must have produced it
 #endif

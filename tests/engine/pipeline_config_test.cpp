@@ -55,13 +55,23 @@ TEST_CASE("Pipeline config: every key is read", "[config]") {
   CHECK(c->params.dir == "/base/p/q");
   CHECK(c->params.setup_when_missing);
   CHECK(c->params.setup_seed == 42);
+  const Result<zkpipe::Config> gpu =
+      parse("compute: {backend: cuda, devices: [1, GPU-8a1f0c3e-1111]}\n");
+  REQUIRE(gpu.ok());
+  CHECK(gpu->compute.backend == "cuda");
+  CHECK(gpu->compute.devices == std::vector<std::string>{"1", "GPU-8a1f0c3e-1111"});
+  CHECK(c->compute.devices.empty());
   REQUIRE(parse("pipeline: {budget: auto}\n").ok());
   CHECK_FALSE(parse("pipeline: {budget: auto}\n")->pipeline.budget_bytes.has_value());
 }
 
 TEST_CASE("Pipeline config: bad values are errors naming file, position and key", "[config]") {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"compute: {backend: cuda}\n", "p.yaml:3:20: compute.backend: "},
+      {"compute: {backend: rocm}\n", "p.yaml:3:20: compute.backend: "},
+      {"compute: {devices: 0}\n", "p.yaml:3:20: compute.devices: expected a list"},
+      {"compute: {devices: []}\n", "p.yaml:3:20: compute.devices: an empty list"},
+      {"compute: {devices: [0, 0]}\n", "p.yaml:3:24: compute.devices[1]: device '0' is listed"},
+      {"compute: {devices: ['']}\n", "p.yaml:3:21: compute.devices[0]: a device is an index"},
       {"compute: {workers_per_device: 0}\n", "p.yaml:3:31: compute.workers_per_device: "},
       {"compute: {threads: -1}\n", "p.yaml:3:20: compute.threads: "},
       {"compute: {gpus: 2}\n", "p.yaml:3:11: compute.gpus: unknown key 'gpus'"},

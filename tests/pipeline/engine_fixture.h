@@ -77,18 +77,29 @@ inline void require_verified(const pipeline::JobResult& r) {
 // returns a proof with C replaced by A (a well-formed proof that does not verify); 0 = never.
 class FaultyCompute final : public pipeline::ComputeBackend {
  public:
-  FaultyCompute(int fail_start, int corrupt_finish)
+  // The fail_start-th prove_start fails; the corrupt_finish-th proof is corrupted; from the
+  // quarantine_start-th prove_start on, the device is quarantined (that call fails too).
+  FaultyCompute(int fail_start, int corrupt_finish, int quarantine_start = 0)
       : inner_(pipeline::make_cpu_backend(1)),
         fail_start_(fail_start),
-        corrupt_finish_(corrupt_finish) {}
+        corrupt_finish_(corrupt_finish),
+        quarantine_start_(quarantine_start) {}
   std::string name() const override { return "faulty-cpu"; }
   size_t device_count() const override { return 1; }
   std::string device_name(size_t d) const override { return inner_->device_name(d); }
   Result<groth16::PendingProof> prove_start(size_t d, const groth16::ProvingKey& pk,
                                             const groth16::ProverInput& input,
                                             pipeline::StartStats& stats) override {
-    if (++starts_ == fail_start_) return internal_error("injected prove_start failure");
+    const int n = ++starts_;
+    if (n == fail_start_) return internal_error("injected prove_start failure");
+    if (quarantine_start_ > 0 && n >= quarantine_start_) {
+      quarantined_ = true;
+      return unavailable("injected sticky error");
+    }
     return inner_->prove_start(d, pk, input, stats);
+  }
+  Status device_status(size_t) const override {
+    return quarantined_ ? unavailable("cpu0 is quarantined (injected)") : ok_status();
   }
   Result<groth16::Proof> prove_finish(groth16::PendingProof&& pending,
                                       const groth16::ProverRandomness& r) override {
@@ -99,8 +110,9 @@ class FaultyCompute final : public pipeline::ComputeBackend {
 
  private:
   std::unique_ptr<pipeline::ComputeBackend> inner_;
-  int fail_start_, corrupt_finish_;
+  int fail_start_, corrupt_finish_, quarantine_start_;
   std::atomic<int> starts_{0}, finishes_{0};
+  std::atomic<bool> quarantined_{false};
 };
 
 // The memory backend's allocate, failing the n-th call with RESOURCE_EXHAUSTED.

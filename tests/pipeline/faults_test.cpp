@@ -74,6 +74,26 @@ TEST_CASE("Engine faults: a failing prove_start fails the job, or is retried", "
   }
 }
 
+TEST_CASE("Engine faults: a quarantined device stops its worker; with none left jobs fail",
+          "[pipeline]") {
+  pipeline::EngineOptions options;
+  options.compute = std::make_unique<FaultyCompute>(0, 0, 2);
+  auto engine = make_engine(test_config("retries: 2"), std::move(options));
+  const pipeline::JobResult r = wait_for(*engine, *engine->submit(mimc_request(32, 3, 1)));
+  CHECK(r.state == JobState::kFailed);
+  CHECK(r.status.code() == Code::kUnavailable);
+  CHECK(r.status.message().find("no compute device is left: cpu0 is quarantined (injected)") !=
+        std::string::npos);
+  CHECK(r.proof.empty());
+  const Result<uint64_t> later = engine->submit(mimc_request(32, 1, 1));
+  REQUIRE_FALSE(later.ok());
+  CHECK(later.status().code() == Code::kUnavailable);
+  CHECK(later.status().message().find("not accepted") != std::string::npos);
+  const std::string workers = engine->status_json()["workers"].dump();
+  CHECK(workers.find("stopped: cpu0 is quarantined (injected)") != std::string::npos);
+  require_no_leak(*engine);
+}
+
 TEST_CASE("Engine faults: a corrupted proof is caught by verification and never returned",
           "[pipeline]") {
   SECTION("no retries: the job fails naming the partition") {

@@ -107,6 +107,12 @@ TEST_CASE("validate: GPU configs are unavailable without a CUDA driver, and fall
   auto allowed = run_tool("validate --allow-unavailable " + config("pinned-pool.yaml") + " " +
                           config("zero-copy.yaml"));
   CHECK(allowed.exit_code == 0);
+  // The CUDA compute backend of a cuda-*.yaml config: its own row, naming the CUDA error.
+  auto gpu = run_tool("validate " + config("cuda-pageable.yaml"));
+  INFO(gpu.output);
+  CHECK(gpu.exit_code == 1);
+  CHECK_THAT(gpu.output, Contains("(compute)"));
+  CHECK_THAT(gpu.output, Contains("compute.backend cuda: " + cuda.status.message()));
   auto fb = run_tool("validate " + config("pinned-pool-fallback.yaml"));
   INFO(fb.output);
   CHECK_THAT(fb.output, Contains("using 'pageable' because memory.fallback"));

@@ -7,8 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+
 #include "temp_dir.h"
 #include "tools/run_tool.h"
+#include "zkpipe/system.h"
 
 namespace {
 
@@ -84,6 +87,34 @@ TEST_CASE("zkpipe prove: bad configs, inputs and proof types are refused with ex
     INFO(args << "\n" << r.output);
     CHECK(r.exit_code == 2);
     CHECK(r.output.find(want) != std::string::npos);
+  }
+}
+
+TEST_CASE("zkpipe prove: compute.backend cuda proves on a GPU, else is refused naming why",
+          "[tool][pipeline]") {
+  TempDir dir("zkpipe_cli_cuda");
+  const std::string config =
+      write(dir, "gpu.yaml",
+            fmt::format("version: 1\nplugin_dirs: [{}, {}]\nmemory: {{backend: pageable}}\n"
+                        "params: {{dir: params, missing: setup}}\ncompute: {{backend: cuda}}\n",
+                        ZKPIPE_TEST_PLUGIN_DIR, ZKPIPE_TEST_PIPELINE_PLUGIN_DIR));
+  const std::string input = write(dir, "r.json", R"({"rounds": 8, "partitions": 2, "seed": 1})");
+  const auto r = run_program(ZKPIPE_TEST_ZKPIPE,
+                             fmt::format("prove --config {} --proof mimc_jobs --input {} --out {}",
+                                         config, input, (dir.path / "p.bin").string()));
+  INFO(r.output);
+  const zkpipe::CudaInfo cuda = zkpipe::read_cuda_info();
+  if (cuda.built_with_cuda && cuda.status.ok() && !cuda.devices.empty()) {
+    CHECK(r.exit_code == 0);  // a GPU host: proved on cuda0 and verified
+    CHECK(r.output.find("device=cuda0") != std::string::npos);
+    CHECK(std::filesystem::file_size(dir.path / "p.bin") == 2 * 192);
+  } else {
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("gpu.yaml") != std::string::npos);
+    CHECK(r.output.find(cuda.built_with_cuda
+                            ? "compute.backend cuda: cannot list CUDA devices"
+                            : "this build has no CUDA backend") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(dir.path / "p.bin"));
   }
 }
 

@@ -23,17 +23,6 @@ uint64_t now_ns() {
                                    .count());
 }
 
-// The scalars of the wires whose bit is set, in wire order.
-std::vector<Fr> gather(const Density& d, const WitnessView& w) {
-  std::vector<Fr> out;
-  out.reserve(d.count());
-  const uint64_t ni = w.inputs.size();
-  for (uint64_t j = 0; j < d.wires; ++j) {
-    if (d.test(j)) out.push_back(j < ni ? w.inputs[j] : w.aux[j - ni]);
-  }
-  return out;
-}
-
 template <typename Affine>
 auto msm_or_zero(std::span<const Affine> bases, const Fr* scalars, unsigned threads) {
   using Point = decltype(crypto::msm(bases.data(), scalars, 0, threads));
@@ -69,6 +58,16 @@ Status quotient(const ProverInput& in, unsigned threads) {
 
 }  // namespace
 
+std::vector<Fr> density_scalars(const Density& d, const WitnessView& w) {
+  std::vector<Fr> out;
+  out.reserve(d.count());
+  const uint64_t ni = w.inputs.size();
+  for (uint64_t j = 0; j < d.wires; ++j) {
+    if (d.test(j)) out.push_back(j < ni ? w.inputs[j] : w.aux[j - ni]);
+  }
+  return out;
+}
+
 ProverRandomness ProverRandomness::secure() {
   return {Fr::random_secure(), Fr::random_secure()};
 }
@@ -103,11 +102,11 @@ Result<PendingProof> prove_start(const ProvingKey& pk, const ProverInput& in,
   p.l = msm_or_zero(pk.l_query, in.witness.aux.data(), threads);
   t1 = now_ns();
   p.timings.l_msm_ns = t1 - t0;
-  const std::vector<Fr> a_scalars = gather(pk.a_density, in.witness);
+  const std::vector<Fr> a_scalars = density_scalars(pk.a_density, in.witness);
   p.a = msm_or_zero(pk.a_query, a_scalars.data(), threads);
   t0 = now_ns();
   p.timings.a_msm_ns = t0 - t1;
-  p.b_scalars = gather(pk.b_density, in.witness);
+  p.b_scalars = density_scalars(pk.b_density, in.witness);
   p.b_g1 = msm_or_zero(pk.b_g1_query, p.b_scalars.data(), threads);
   p.timings.b_g1_msm_ns = now_ns() - t0;
   return p;

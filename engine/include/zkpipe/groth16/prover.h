@@ -49,6 +49,9 @@ struct PendingProof {
   ProverTimings timings;
 };
 
+// The scalars of the wires whose density bit is set, in wire order (the A and B MSMs' scalars).
+std::vector<Fr> density_scalars(const Density& density, const WitnessView& witness);
+
 Result<PendingProof> prove_start(const ProvingKey& pk, const ProverInput& input,
                                  const ProverOptions& options = {});
 Result<Proof> prove_finish(PendingProof&& pending, const ProverRandomness& randomness,

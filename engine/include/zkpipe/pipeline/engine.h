@@ -44,6 +44,8 @@ struct PartitionTiming {
          ntt = 0, msm = 0, prove_start = 0, prove_finish = 0, verify = 0, lock_wait = 0;
   uint32_t attempts = 0;
   std::string device;
+  uint64_t h2d_bytes = 0;
+  std::string h2d_path;  // pageable, pinned or mapped; empty on the CPU
 };
 
 struct JobResult {

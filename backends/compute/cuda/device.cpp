@@ -1,0 +1,97 @@
+// backends/compute/cuda/device.cpp: see device.h.
+#include "device.h"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "zkpipe/cuda_check.h"
+#include "zkpipe/units.h"
+
+namespace zkpipe::cuda_backend {
+
+Result<std::vector<DeviceInfo>> list_devices() {
+  int count = 0;
+  ZKP_CUDA_OK(cudaGetDeviceCount(&count));
+  std::vector<DeviceInfo> out;
+  for (int i = 0; i < count; ++i) {
+    cudaDeviceProp p{};
+    ZKP_CUDA_OK(cudaGetDeviceProperties(&p, i));
+    DeviceInfo d;
+    d.index = i;
+    d.name = p.name;
+    unsigned char uuid[16];
+    static_assert(sizeof(p.uuid.bytes) == 16);
+    for (int k = 0; k < 16; ++k) uuid[k] = static_cast<unsigned char>(p.uuid.bytes[k]);
+    d.uuid = format_uuid(uuid);
+    d.cc_major = p.major;
+    d.cc_minor = p.minor;
+    d.sm_count = p.multiProcessorCount;
+    d.total_memory = p.totalGlobalMem;
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+bool is_sticky(cudaError_t err) {
+  switch (err) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorAssert:
+    case cudaErrorECCUncorrectable:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorUnknown:
+      return true;
+    default:
+      return false;
+  }
+}
+
+Result<DeviceMemory> DeviceMemory::allocate(uint64_t bytes, const std::string& what,
+                                            const std::string& device) {
+  DeviceMemory m;
+  if (bytes == 0) return m;
+  const cudaError_t err = cudaMalloc(&m.ptr_, bytes);
+  if (err == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();
+    size_t free = 0, total = 0;
+    (void)cudaMemGetInfo(&free, &total);
+    return resource_exhausted(fmt::format("{}: out of device memory: {} needs {} (free {} of {})",
+                                          device, what, format_bytes(bytes), format_bytes(free),
+                                          format_bytes(total)));
+  }
+  ZKP_RETURN_IF_ERROR(ZKP_CUDA_STATUS(err).with_context(device + ": " + what));
+  m.bytes_ = bytes;
+  return m;
+}
+
+DeviceMemory::DeviceMemory(DeviceMemory&& o) noexcept
+    : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+
+DeviceMemory& DeviceMemory::operator=(DeviceMemory&& o) noexcept {
+  if (this != &o) {
+    if (ptr_ != nullptr) cudaFree(ptr_);
+    ptr_ = std::exchange(o.ptr_, nullptr);
+    bytes_ = std::exchange(o.bytes_, 0);
+  }
+  return *this;
+}
+
+DeviceMemory::~DeviceMemory() {
+  if (ptr_ != nullptr) cudaFree(ptr_);
+}
+
+Status ensure_capacity(DeviceMemory& m, uint64_t bytes, const std::string& what,
+                       const std::string& device) {
+  if (m.bytes() >= bytes) return ok_status();
+  m = DeviceMemory();  // free first: the old and the new need not both fit
+  ZKP_ASSIGN_OR_RETURN(m, DeviceMemory::allocate(bytes, what, device));
+  return ok_status();
+}
+
+}  // namespace zkpipe::cuda_backend

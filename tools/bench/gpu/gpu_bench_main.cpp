@@ -1,0 +1,221 @@
+// tools/bench/gpu/gpu_bench_main.cpp: zkpipe-bench-gpu, the CUDA backend's kernels timed on one
+// device: the Fr NTT (ntt_nr, the transform the prover runs) and the whole Groth16 quotient
+// (7 transforms + pointwise) at 2^k, and the G1 MSM at 2^k with the bases resident. Each run
+// first checks the device against the CPU at the smallest size asked (results must be equal,
+// else exit 1), then times `--repeat` runs after one warm-up: medians, min and max, printed as a
+// table and written as JSON (--json). Used by scripts/gpu-check.
+#include <cuda_runtime_api.h>
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <vector>
+
+#include "device.h"
+#include "msm.h"
+#include "ntt.h"
+#include "zkpipe/crypto/fixed_base.h"
+#include "zkpipe/crypto/msm.h"
+#include "zkpipe/crypto/ntt.h"
+#include "zkpipe/cuda_check.h"
+
+namespace zkpipe::cuda_backend {
+namespace {
+
+using crypto::Fr;
+using crypto::G1;
+using crypto::G1Affine;
+using nlohmann::json;
+
+std::vector<Fr> random_scalars(size_t n, uint64_t seed) {
+  std::vector<Fr> v(n);
+  std::mt19937_64 rng(seed);
+  // Any value below r is a valid Montgomery representation: random limbs with the top one
+  // kept below r's top limb.
+  for (Fr& x : v) {
+    for (size_t i = 0; i < 4; ++i) x.l[i] = rng();
+    x.l[3] %= Fr::kModulus[3];
+  }
+  return v;
+}
+
+struct Stats {
+  double median = 0, min = 0, max = 0;
+};
+Stats summarize(std::vector<double> ms) {
+  std::sort(ms.begin(), ms.end());
+  const size_t k = ms.size();
+  return {k % 2 ? ms[k / 2] : (ms[k / 2 - 1] + ms[k / 2]) / 2, ms.front(), ms.back()};
+}
+
+// Times `fn` (stream-ordered work) with events: one warm-up, then `repeat` runs.
+template <typename Fn>
+Result<Stats> time_events(cudaStream_t s, unsigned repeat, Fn fn) {
+  cudaEvent_t a, b;
+  ZKP_CUDA_OK(cudaEventCreate(&a));
+  ZKP_CUDA_OK(cudaEventCreate(&b));
+  std::vector<double> ms;
+  Status st = ok_status();
+  for (unsigned i = 0; i <= repeat && st.ok(); ++i) {
+    st = ZKP_CUDA_STATUS(cudaEventRecord(a, s));
+    if (st.ok()) st = fn();
+    if (st.ok()) st = ZKP_CUDA_STATUS(cudaEventRecord(b, s));
+    if (st.ok()) st = ZKP_CUDA_STATUS(cudaEventSynchronize(b));
+    float t = 0;
+    if (st.ok()) st = ZKP_CUDA_STATUS(cudaEventElapsedTime(&t, a, b));
+    if (st.ok() && i > 0) ms.push_back(t);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  ZKP_RETURN_IF_ERROR(st);
+  return summarize(ms);
+}
+
+Status upload(DeviceMemory& m, const void* host, uint64_t bytes, const std::string& what) {
+  ZKP_ASSIGN_OR_RETURN(m, DeviceMemory::allocate(bytes, what, "cuda"));
+  return ZKP_CUDA_STATUS(cudaMemcpy(m.as<void>(), host, bytes, cudaMemcpyHostToDevice));
+}
+
+Status bench_ntt(const std::vector<unsigned>& logs, unsigned repeat, cudaStream_t s, json& out) {
+  const unsigned max_log = *std::max_element(logs.begin(), logs.end());
+  ZKP_ASSIGN_OR_RETURN(NttTwiddles tw, NttTwiddles::create(max_log, s));
+  // The check: the smallest size against the CPU.
+  {
+    const unsigned k = *std::min_element(logs.begin(), logs.end());
+    const size_t n = size_t{1} << k;
+    std::vector<Fr> x = random_scalars(n, k), want = x, got(n);
+    ZKP_RETURN_IF_ERROR(crypto::ntt_nr(want.data(), n, crypto::NttDirection::kForward));
+    DeviceMemory d;
+    ZKP_RETURN_IF_ERROR(upload(d, x.data(), n * sizeof(Fr), "ntt check"));
+    ZKP_RETURN_IF_ERROR(ntt_nr(d.as<Fr>(), nullptr, k, crypto::NttDirection::kForward, tw, s));
+    ZKP_CUDA_OK(cudaMemcpyAsync(got.data(), d.as<Fr>(), n * sizeof(Fr), cudaMemcpyDeviceToHost, s));
+    ZKP_CUDA_OK(cudaStreamSynchronize(s));
+    if (got != want)
+      return internal_error(fmt::format("NTT 2^{}: the device differs from the CPU", k));
+    out["ntt_checked_log"] = k;
+  }
+  for (unsigned k : logs) {
+    const size_t n = size_t{1} << k;
+    const std::vector<Fr> x = random_scalars(3 * n, 100 + k);
+    DeviceMemory d;
+    ZKP_RETURN_IF_ERROR(upload(d, x.data(), 3 * n * sizeof(Fr), "ntt vectors"));
+    Fr* a = d.as<Fr>();
+    ZKP_ASSIGN_OR_RETURN(const Stats one, time_events(s, repeat, [&] {
+                           return ntt_nr(a, nullptr, k, crypto::NttDirection::kForward, tw, s);
+                         }));
+    ZKP_ASSIGN_OR_RETURN(const Stats q, time_events(s, repeat, [&] {
+                           return quotient(a, a + n, a + 2 * n, n, tw, s);
+                         }));
+    std::printf("  NTT 2^%-2u  ntt_nr %9.3f ms (min %.3f, max %.3f)   quotient %9.3f ms\n", k,
+                one.median, one.min, one.max, q.median);
+    out["ntt"].push_back({{"log_n", k},
+                          {"ntt_nr_ms", one.median},
+                          {"ntt_nr_min_ms", one.min},
+                          {"ntt_nr_max_ms", one.max},
+                          {"quotient_ms", q.median},
+                          {"repeat", repeat}});
+  }
+  return ok_status();
+}
+
+Status bench_msm(const std::vector<unsigned>& logs, unsigned repeat, cudaStream_t s, json& out) {
+  const unsigned max_log = *std::max_element(logs.begin(), logs.end());
+  const size_t max_n = size_t{1} << max_log;
+  // Bases k_i G for random k_i (one fixed-base run on every CPU thread), scalars random.
+  const std::vector<Fr> keys = random_scalars(max_n, 7);
+  std::vector<G1Affine> bases(max_n);
+  const auto t0 = std::chrono::steady_clock::now();
+  crypto::fixed_base_mul(crypto::g1_generator(), keys.data(), max_n, bases.data(), 0);
+  const double gen_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("  (made 2^%u bases on the CPU in %.1f s)\n", max_log, gen_s);
+  const std::vector<Fr> scalars = random_scalars(max_n, 8);
+  DeviceMemory d_bases, d_scalars;
+  ZKP_RETURN_IF_ERROR(upload(d_bases, bases.data(), max_n * sizeof(G1Affine), "msm bases"));
+  ZKP_RETURN_IF_ERROR(upload(d_scalars, scalars.data(), max_n * sizeof(Fr), "msm scalars"));
+  MsmScratch scratch;
+  {
+    const unsigned k = *std::min_element(logs.begin(), logs.end());
+    const size_t n = size_t{1} << k;
+    const G1 want = crypto::msm(bases.data(), scalars.data(), n);
+    ZKP_ASSIGN_OR_RETURN(const G1 got,
+                         msm_g1(d_bases.as<G1Affine>(), d_scalars.as<Fr>(), n, scratch, s));
+    if (!(got == want))
+      return internal_error(fmt::format("MSM 2^{}: the device differs from the CPU", k));
+    out["msm_checked_log"] = k;
+  }
+  for (unsigned k : logs) {
+    const size_t n = size_t{1} << k;
+    std::vector<double> ms;
+    for (unsigned i = 0; i <= repeat; ++i) {
+      const auto a = std::chrono::steady_clock::now();
+      ZKP_ASSIGN_OR_RETURN(const G1 r,
+                           msm_g1(d_bases.as<G1Affine>(), d_scalars.as<Fr>(), n, scratch, s));
+      (void)r;
+      const double t =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count();
+      if (i > 0) ms.push_back(t);
+    }
+    const Stats st = summarize(ms);
+    std::printf("  G1 MSM 2^%-2u %9.2f ms (min %.2f, max %.2f), bases resident\n", k, st.median,
+                st.min, st.max);
+    out["msm"].push_back({{"log_n", k},
+                          {"ms", st.median},
+                          {"min_ms", st.min},
+                          {"max_ms", st.max},
+                          {"scratch_bytes", scratch.bytes()},
+                          {"repeat", repeat}});
+  }
+  return ok_status();
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"zkpipe-bench-gpu: the CUDA backend's NTT and G1 MSM on one device"};
+  std::vector<unsigned> ntt_logs{20, 24, 26}, msm_logs{20, 22, 24};
+  unsigned repeat = 5;
+  int device = 0;
+  std::string json_path;
+  app.add_option("--ntt", ntt_logs, "NTT sizes as log2 (empty: none)")->delimiter(',');
+  app.add_option("--msm", msm_logs, "MSM sizes as log2 (empty: none)")->delimiter(',');
+  app.add_option("--repeat", repeat, "timed runs per size (after one warm-up)")
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--device", device, "CUDA device index");
+  app.add_option("--json", json_path, "write the results here");
+  CLI11_PARSE(app, argc, argv);
+  json out;
+  auto fail = [](const Status& s) {
+    std::fprintf(stderr, "zkpipe-bench-gpu: %s\n", s.to_string().c_str());
+    return 1;
+  };
+  auto devices = list_devices();
+  if (!devices.ok()) return fail(devices.status());
+  if (device < 0 || static_cast<size_t>(device) >= devices->size()) {
+    return fail(invalid_argument(
+        fmt::format("--device {}: this machine has {} device(s)", device, devices->size())));
+  }
+  const DeviceInfo& info = (*devices)[device];
+  std::printf("zkpipe-bench-gpu on %s\n", describe_device(info).c_str());
+  out["device"] = describe_device(info);
+  if (Status s = ZKP_CUDA_STATUS(cudaSetDevice(device)); !s.ok()) return fail(s);
+  cudaStream_t stream;
+  if (Status s = ZKP_CUDA_STATUS(cudaStreamCreate(&stream)); !s.ok()) return fail(s);
+  Status st = ok_status();
+  if (!ntt_logs.empty()) st = bench_ntt(ntt_logs, repeat, stream, out);
+  if (st.ok() && !msm_logs.empty()) st = bench_msm(msm_logs, repeat, stream, out);
+  out["ok"] = st.ok();
+  if (!st.ok()) out["error"] = st.to_string();
+  if (!json_path.empty()) std::ofstream(json_path) << out.dump(2) << "\n";
+  return st.ok() ? 0 : fail(st);
+}
+
+}  // namespace
+}  // namespace zkpipe::cuda_backend
+
+int main(int argc, char** argv) {
+  return zkpipe::cuda_backend::run(argc, argv);
+}
