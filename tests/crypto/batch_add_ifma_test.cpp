@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "crypto/random_points.h"
 #include "engine/crypto/batch_add_ifma.h"
 #include "engine/crypto/msm_buckets.h"
 #include "zkpipe/crypto/curves.h"
@@ -22,31 +23,15 @@ using zkpipe::crypto::msm_detail::batch_add_g1_ifma_available;
 
 namespace {
 
-// Out-of-line point operations: the curve code is always_inline, and expanding it at every
-// call would make this file slow to compile.
-[[gnu::noinline]] G1 plus(const G1& a, const G1& b) {
-  return a + b;
-}
+// Out of line, like random_points.h's: the curve code is always_inline.
 [[gnu::noinline]] G1 plus_mixed(const G1& a, const G1Affine& b) {
   return a.add_mixed(b);
-}
-[[gnu::noinline]] G1 times(const G1& p, const Fr& k) {
-  return p * k;
 }
 
 // n distinct points k G + i s G (random k, s), a third of them negated (stored y near p where
 // y was small).
 std::vector<G1Affine> random_points(size_t n, std::mt19937_64& rng) {
-  const G1 g = G1::from_affine(g1_generator());
-  const G1 step = times(g, Fr::random(rng));
-  G1 acc = times(g, Fr::random(rng));
-  std::vector<G1> jac(n);
-  for (auto& p : jac) {
-    p = acc;
-    acc = plus(acc, step);
-  }
-  std::vector<G1Affine> out(n);
-  G1::batch_to_affine(jac.data(), out.data(), n);
+  std::vector<G1Affine> out = zkpipe::test::random_bases<G1>(n, rng);
   for (size_t i = 0; i < n; i += 3) out[i] = -out[i];
   return out;
 }

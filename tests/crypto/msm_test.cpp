@@ -8,62 +8,23 @@
 
 #include <catch2/catch.hpp>
 
+#include "crypto/random_points.h"
 #include "crypto/vectors.h"
 #include "zkpipe/crypto/msm.h"
 #include "zkpipe/crypto/serialize.h"
 
 using namespace zkpipe::crypto;
 using zkpipe::test::field_from_hex;
+using zkpipe::test::generator;
 using zkpipe::test::load_vectors;
+using zkpipe::test::plus;
+using zkpipe::test::random_bases;
+using zkpipe::test::random_scalars;
+using zkpipe::test::same;
+using zkpipe::test::times;
 using zkpipe::test::unhex;
 
 namespace {
-
-// Out-of-line point operations: the curve code is always_inline, and expanding it at every
-// CHECK would make this file slow to compile.
-template <typename P>
-[[gnu::noinline]] bool same(const P& a, const P& b) {
-  return a == b;
-}
-template <typename P>
-[[gnu::noinline]] P plus(const P& a, const P& b) {
-  return a + b;
-}
-template <typename P>
-[[gnu::noinline]] P times(const P& p, const Fr& k) {
-  return p * k;
-}
-
-template <typename P>
-const typename P::Affine& generator() {
-  if constexpr (std::is_same_v<P, G1>) {
-    return g1_generator();
-  } else {
-    return g2_generator();
-  }
-}
-
-// n distinct points base + i step (random base and step), affine.
-template <typename P>
-std::vector<typename P::Affine> random_bases(size_t n, std::mt19937_64& rng) {
-  const P g = P::from_affine(generator<P>());
-  const P step = times(g, Fr::random(rng));
-  P acc = times(g, Fr::random(rng));
-  std::vector<P> jac(n);
-  for (auto& p : jac) {
-    p = acc;
-    acc = plus(acc, step);
-  }
-  std::vector<typename P::Affine> out(n);
-  P::batch_to_affine(jac.data(), out.data(), n);
-  return out;
-}
-
-std::vector<Fr> random_scalars(size_t n, std::mt19937_64& rng) {
-  std::vector<Fr> k(n);
-  for (auto& x : k) x = Fr::random(rng);
-  return k;
-}
 
 template <typename P>
 P naive(const std::vector<typename P::Affine>& bases, const std::vector<Fr>& k) {

@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "crypto/random_points.h"
 #include "crypto/vectors.h"
 #include "engine/crypto/ntt_kernels.h"
 #include "zkpipe/crypto/ntt.h"
@@ -17,12 +18,7 @@ using zkpipe::test::load_vectors;
 
 namespace {
 
-std::vector<Fr> random_vector(size_t n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<Fr> v(n);
-  for (auto& x : v) x = Fr::random(rng);
-  return v;
-}
+using zkpipe::test::random_vector;
 
 // y_i = sum_j x_j (c w^i)^j.
 std::vector<Fr> naive_dft(const std::vector<Fr>& x, const Fr& w, const Fr& c) {

@@ -12,11 +12,6 @@
 
 namespace zkpipe::cuda_backend {
 
-using crypto::Fr;
-using crypto::G1;
-using crypto::G1Affine;
-using crypto::NttDirection;
-
 namespace {
 
 constexpr uint64_t kReserveBytes = 2ull << 30;  // context, kernels' stacks, fragmentation

@@ -16,7 +16,10 @@
 
 namespace zkpipe::cuda_backend {
 
+using crypto::Fr;
+using crypto::G1;
 using crypto::G1Affine;
+using crypto::NttDirection;
 
 struct Lane {
   cudaStream_t compute = nullptr;

@@ -12,11 +12,6 @@
 
 namespace zkpipe::cuda_backend {
 
-using crypto::Fr;
-using crypto::G1;
-using crypto::G1Affine;
-using crypto::NttDirection;
-
 namespace {
 
 uint64_t now_ns() {

@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "crypto/random_points.h"
 #include "msm_digits.h"
 #include "msm_emulate.h"
 #include "msm_plan.h"
@@ -23,36 +24,13 @@ namespace {
 
 constexpr uint64_t kGiB = uint64_t{1} << 30;
 
-// Out of line: the curve code is always_inline (see tests/crypto/msm_test.cpp).
-[[gnu::noinline]] bool same(const G1& a, const G1& b) {
-  return a == b;
-}
-[[gnu::noinline]] G1 plus(const G1& a, const G1& b) {
-  return a + b;
-}
-[[gnu::noinline]] G1 times(const G1& p, const Fr& k) {
-  return p * k;
-}
+using zkpipe::test::plus;
+using zkpipe::test::random_scalars;
+using zkpipe::test::same;
+using zkpipe::test::times;
 
-// n distinct affine points base + i step.
 std::vector<G1Affine> random_bases(size_t n, std::mt19937_64& rng) {
-  const G1 g = G1::from_affine(zkpipe::crypto::g1_generator());
-  const G1 step = times(g, Fr::random(rng));
-  G1 acc = times(g, Fr::random(rng));
-  std::vector<G1> jac(n);
-  for (auto& p : jac) {
-    p = acc;
-    acc = plus(acc, step);
-  }
-  std::vector<G1Affine> out(n);
-  G1::batch_to_affine(jac.data(), out.data(), n);
-  return out;
-}
-
-std::vector<Fr> random_scalars(size_t n, std::mt19937_64& rng) {
-  std::vector<Fr> k(n);
-  for (auto& x : k) x = Fr::random(rng);
-  return k;
+  return zkpipe::test::random_bases<G1>(n, rng);
 }
 
 // sum_w d_w 2^(c w) mod 2^320 (exact: |sum| < 2^300), as 5 little-endian limbs.

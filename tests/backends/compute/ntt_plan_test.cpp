@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "crypto/random_points.h"
 #include "ntt_emulate.h"
 #include "ntt_plan.h"
 #include "zkpipe/crypto/ntt.h"
@@ -18,12 +19,7 @@ using crypto::NttDirection;
 
 namespace {
 
-std::vector<Fr> random_vector(size_t n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<Fr> v(n);
-  for (auto& x : v) x = Fr::random(rng);
-  return v;
-}
+using zkpipe::test::random_vector;
 
 const HostNttTwiddles& twiddles14() {
   static const HostNttTwiddles t = *HostNttTwiddles::create(14);
