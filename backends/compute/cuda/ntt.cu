@@ -169,25 +169,35 @@ Status quotient_pointwise(Fr* a, const Fr* b, const Fr* c, size_t n, const Fr& z
 // prover.cpp: per vector ntt_nr(inverse), scale_powers(1/n, g, bit-reversed), ntt_rn(forward);
 // pointwise (a b - c) / (g^n - 1); ntt_nr(inverse), scale_powers(1/n, 1/g, bit-reversed),
 // bit reversal.
-Status quotient(Fr* a, Fr* b, Fr* c, size_t n, const NttTwiddles& tw, cudaStream_t stream) {
+Status to_coset(Fr* data, const Fr* src, unsigned log_n, const NttTwiddles& tw, cudaStream_t stream,
+                unsigned batch) {
+  const size_t n = size_t{1} << log_n;
+  ZKP_RETURN_IF_ERROR(ntt_nr(data, src, log_n, NttDirection::kInverse, tw, stream, batch));
+  ZKP_RETURN_IF_ERROR(scale_powers(data, n, Fr::from_u64(n).inverse(), crypto::ntt_coset_shift(),
+                                   true, stream, batch));
+  return ntt_rn(data, nullptr, log_n, NttDirection::kForward, tw, stream, batch);
+}
+
+Status quotient_from_coset(Fr* a, const Fr* b, const Fr* c, size_t n, const NttTwiddles& tw,
+                           cudaStream_t stream) {
   ZKP_ASSIGN_OR_RETURN(const unsigned log_n, ntt_log_size(n, "GPU quotient"));
-  if (log_n == 0) return invalid_argument("GPU quotient: size 1 has no NTT");
-  const Fr n_inv = Fr::from_u64(n).inverse();
   const Fr g = crypto::ntt_coset_shift();
-  const bool contiguous = b == a + n && c == b + n;
-  const unsigned batch = contiguous ? 3 : 1;
-  Fr* const vectors[3] = {a, b, c};
-  for (unsigned k = 0; k < 3; k += batch) {
-    Fr* v = vectors[k];
-    ZKP_RETURN_IF_ERROR(ntt_nr(v, nullptr, log_n, NttDirection::kInverse, tw, stream, batch));
-    ZKP_RETURN_IF_ERROR(scale_powers(v, n, n_inv, g, true, stream, batch));
-    ZKP_RETURN_IF_ERROR(ntt_rn(v, nullptr, log_n, NttDirection::kForward, tw, stream, batch));
-  }
   const Fr z_inv = (g.pow_u64(n) - Fr::one()).inverse();
   ZKP_RETURN_IF_ERROR(quotient_pointwise(a, b, c, n, z_inv, stream));
   ZKP_RETURN_IF_ERROR(ntt_nr(a, nullptr, log_n, NttDirection::kInverse, tw, stream));
-  ZKP_RETURN_IF_ERROR(scale_powers(a, n, n_inv, g.inverse(), true, stream));
+  ZKP_RETURN_IF_ERROR(scale_powers(a, n, Fr::from_u64(n).inverse(), g.inverse(), true, stream));
   return bit_reverse(a, n, stream);
+}
+
+Status quotient(Fr* a, Fr* b, Fr* c, size_t n, const NttTwiddles& tw, cudaStream_t stream) {
+  ZKP_ASSIGN_OR_RETURN(const unsigned log_n, ntt_log_size(n, "GPU quotient"));
+  if (log_n == 0) return invalid_argument("GPU quotient: size 1 has no NTT");
+  if (b == a + n && c == b + n) {  // contiguous: one batched launch per step
+    ZKP_RETURN_IF_ERROR(to_coset(a, nullptr, log_n, tw, stream, 3));
+  } else {
+    for (Fr* v : {a, b, c}) ZKP_RETURN_IF_ERROR(to_coset(v, nullptr, log_n, tw, stream));
+  }
+  return quotient_from_coset(a, b, c, n, tw, stream);
 }
 
 // ---- natural order -----------------------------------------------------------------------------

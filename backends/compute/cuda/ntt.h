@@ -67,6 +67,13 @@ Status quotient_pointwise(Fr* a, const Fr* b, const Fr* c, size_t n, const Fr& z
 // on the domain, the coefficients of H = (a b - c) / Z in a (natural order); b and c are
 // overwritten. When b == a + n and c == b + n the three coset transforms run batched.
 Status quotient(Fr* a, Fr* b, Fr* c, size_t n, const NttTwiddles& tw, cudaStream_t stream);
+// Its two halves, for callers that interleave them with copies (the prover): evaluations ->
+// coset evaluations of `batch` vectors (src as in ntt_nr: the first pass may read it in place);
+// then from the three coset vectors to H's coefficients in a (natural order).
+Status to_coset(Fr* data, const Fr* src, unsigned log_n, const NttTwiddles& tw, cudaStream_t stream,
+                unsigned batch = 1);
+Status quotient_from_coset(Fr* a, const Fr* b, const Fr* c, size_t n, const NttTwiddles& tw,
+                           cudaStream_t stream);
 
 // Natural in and out, like the CPU functions of crypto/ntt.h (for benchmarks and tests).
 Status ntt_forward(Fr* data, size_t n, const NttTwiddles& tw, cudaStream_t stream);

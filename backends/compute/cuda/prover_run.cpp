@@ -63,17 +63,6 @@ Result<G1> msm(Lane& lane, const G1Affine* resident, std::span<const G1Affine> h
   return sum;
 }
 
-// Evaluations -> coset evaluations (natural order), as groth16's prover does on the CPU: iNTT
-// (natural in, bit-reversed out; the first pass may read a mapped host source in place), scale
-// by n^-1 g^i in bit-reversed order, forward NTT bit-reversed in, natural out.
-Status to_coset(Fr* v, const Fr* src, unsigned log_n, const Fr& n_inv, const NttTwiddles& tw,
-                cudaStream_t s) {
-  const size_t n = size_t{1} << log_n;
-  ZKP_RETURN_IF_ERROR(ntt_nr(v, src, log_n, NttDirection::kInverse, tw, s));
-  ZKP_RETURN_IF_ERROR(scale_powers(v, n, n_inv, crypto::ntt_coset_shift(), true, s));
-  return ntt_rn(v, nullptr, log_n, NttDirection::kForward, tw, s);
-}
-
 }  // namespace
 
 Result<groth16::PendingProof> DeviceProver::run(Lane& lane, const groth16::ProvingKey& pk,
@@ -124,19 +113,13 @@ Result<groth16::PendingProof> DeviceProver::run(Lane& lane, const groth16::Provi
   }
 
   // 2. The quotient on the compute stream, each vector as soon as it is there.
-  const Fr n_inv = Fr::from_u64(n).inverse();
-  const Fr g = crypto::ntt_coset_shift();
-  const Fr z_inv = (g.pow_u64(n) - Fr::one()).inverse();
   ZKP_CUDA_OK(cudaStreamWaitEvent(lane.compute, lane.arrived[0], 0));
   ZKP_CUDA_OK(cudaEventRecord(lane.ntt_begin, lane.compute));
   for (unsigned v = 0; v < 3; ++v) {
     if (v > 0) ZKP_CUDA_OK(cudaStreamWaitEvent(lane.compute, lane.arrived[v], 0));
-    ZKP_RETURN_IF_ERROR(to_coset(d_abc + v * n, src[v], log_n, n_inv, *tw, lane.compute));
+    ZKP_RETURN_IF_ERROR(to_coset(d_abc + v * n, src[v], log_n, *tw, lane.compute));
   }
-  ZKP_RETURN_IF_ERROR(quotient_pointwise(d_abc, d_abc + n, d_abc + 2 * n, n, z_inv, lane.compute));
-  ZKP_RETURN_IF_ERROR(ntt_nr(d_abc, nullptr, log_n, NttDirection::kInverse, *tw, lane.compute));
-  ZKP_RETURN_IF_ERROR(scale_powers(d_abc, n, n_inv, g.inverse(), true, lane.compute));
-  ZKP_RETURN_IF_ERROR(bit_reverse(d_abc, n, lane.compute));
+  ZKP_RETURN_IF_ERROR(quotient_from_coset(d_abc, d_abc + n, d_abc + 2 * n, n, *tw, lane.compute));
   ZKP_CUDA_OK(cudaEventRecord(lane.ntt_end, lane.compute));
 
   // 3. Meanwhile on the host: the A and B scalars; then the scalars travel behind a/b/c.

@@ -218,6 +218,38 @@ TEST_CASE("CUDA backend: opens by UUID, names its devices, proves through the in
   CHECK(pipeline::make_cuda_backend(config, false).status().code() == Code::kInvalidArgument);
 }
 
+// Host-side (no device needed): which CUDA errors lose the context, and what a failed device
+// allocation says.
+TEST_CASE("CUDA errors: sticky ones are told apart; allocations name what and how much",
+          "[compute]") {
+  for (cudaError_t e : {cudaErrorIllegalAddress, cudaErrorLaunchFailure, cudaErrorECCUncorrectable,
+                        cudaErrorMisalignedAddress, cudaErrorAssert}) {
+    CHECK(is_sticky(e));
+  }
+  for (cudaError_t e : {cudaSuccess, cudaErrorMemoryAllocation, cudaErrorInvalidValue,
+                        cudaErrorInsufficientDriver, cudaErrorNoDevice}) {
+    CHECK_FALSE(is_sticky(e));
+  }
+  int count = 0;
+  const bool have_device = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+  (void)cudaGetLastError();
+  // 1 PiB: more than any device has.
+  auto m = DeviceMemory::allocate(1ull << 50, "a/b/c", "cuda0");
+  REQUIRE_FALSE(m.ok());
+  INFO(m.status().to_string());
+  CHECK(m.status().message().find("cuda0") != std::string::npos);
+  if (have_device) {
+    CHECK(m.status().code() == Code::kResourceExhausted);
+    CHECK(m.status().message().find("a/b/c needs 1024 TiB") != std::string::npos);
+  } else {
+    CHECK(m.status().code() == Code::kUnavailable);
+    CHECK(m.status().message().find("cudaMalloc") != std::string::npos);
+  }
+  auto none = DeviceMemory::allocate(0, "nothing", "cuda0");
+  REQUIRE(none.ok());
+  CHECK(none->bytes() == 0);
+}
+
 }  // namespace
 }  // namespace zkpipe::cuda_backend
 #endif  // ZKPIPE_HAVE_CUDA
