@@ -65,7 +65,9 @@ Result<DeviceMemory> DeviceMemory::allocate(uint64_t bytes, const std::string& w
                                           device, what, format_bytes(bytes), format_bytes(free),
                                           format_bytes(total)));
   }
-  ZKP_RETURN_IF_ERROR(ZKP_CUDA_STATUS(err).with_context(device + ": " + what));
+  ZKP_RETURN_IF_ERROR(
+      cuda::status(err, "cudaMalloc", ZKP_CUDA_FILE, __LINE__)
+          .with_context(fmt::format("{}: {} ({})", device, what, format_bytes(bytes))));
   m.bytes_ = bytes;
   return m;
 }
