@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The one-shot GPU check's mechanics on a machine without a GPU: scripts/gpu-check bundles the
+# build (binaries, plugins, configs, libraries), the bundle's run.sh runs every step, fails, and
+# still writes a valid report naming why. (On a GPU host the same run is the real check.)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d /tmp/zkpipe_gpu_check.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+"$root/scripts/gpu-check" --no-build "$work/bundle" >"$work/bundle.log"
+for f in bin/zkpipe bin/zkpipe-tool bin/zkpipe_tests bin/zkpipe-bench-gpu plugins/pageable.so \
+         configs/cuda-pinned-pool.yaml lib/libyaml-cpp.so.0.7 run.sh COMMIT; do
+  [ -e "$work/bundle/$f" ] || { echo "FAIL: bundle lacks $f"; exit 1; }
+done
+if ldd "$work/bundle/bin/zkpipe" | grep -q "libcuda.so"; then
+  echo "FAIL: the bundle must not carry the driver"; exit 1
+fi
+rc=0
+"$work/bundle/run.sh" "$work/out" --quick >"$work/run.log" 2>&1 || rc=$?
+[ "$rc" -ne 0 ] || { echo "FAIL: the check passed without a GPU"; cat "$work/run.log"; exit 1; }
+python3 - "$work/out/report.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["ok"] is False, r
+names = [s["name"] for s in r["steps"]]
+for step in ["check-system", "cuda-tests", "bench-h2d", "bench-gpu", "pipeline"]:
+    assert step in names, (step, names)
+assert r["cuda_tests"]["failures"] > 0, r["cuda_tests"]
+assert r["pipeline"] is None or isinstance(r["pipeline"], (dict, list)), r["pipeline"]
+print("report ok:", names)
+PY
+grep -q "insufficient" "$work/out/bench-gpu.log" || { echo "FAIL: bench-gpu does not say why"; exit 1; }
+grep -q "^# zkpipe GPU check" "$work/out/report.md"
+grep -q "Result: FAIL" "$work/out/report.md"
+echo "PASS"
