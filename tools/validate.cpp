@@ -95,22 +95,11 @@ Row check_compute(const std::string& path, const ComputeConfig& compute) {
   row.plugin = "(compute)";
   row.kind = "compute";
   const CudaInfo cuda = read_cuda_info();
-  std::vector<cuda_backend::DeviceInfo> have;
-  for (const CudaDevice& d : cuda.devices) {
-    cuda_backend::DeviceInfo info;
-    info.index = d.index;
-    info.name = d.name;
-    info.uuid = d.uuid;
-    info.cc_major = d.cc_major;
-    info.cc_minor = d.cc_minor;
-    info.total_memory = d.total_bytes;
-    have.push_back(std::move(info));
-  }
-  Result<std::vector<cuda_backend::DeviceInfo>> chosen =
+  Result<std::vector<CudaDevice>> chosen =
       unavailable("this build has no CUDA backend (built without nvcc)");
   if (cuda.built_with_cuda) {
-    chosen = cuda.status.ok() ? cuda_backend::resolve_devices(compute.devices, have)
-                              : Result<std::vector<cuda_backend::DeviceInfo>>(cuda.status);
+    chosen = cuda.status.ok() ? cuda_backend::resolve_devices(compute.devices, cuda.devices)
+                              : Result<std::vector<CudaDevice>>(cuda.status);
   }
   if (chosen.ok()) {
     row.status = "PASS";

@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "device.h"
+#include "device_select.h"
 #include "prover.h"
 #include "zkpipe/cuda_check.h"
 #include "zkpipe/pipeline/compute.h"
@@ -83,15 +84,15 @@ namespace zkpipe::pipeline {
 Result<std::unique_ptr<ComputeBackend>> make_cuda_backend(const ComputeConfig& config,
                                                           bool mapped_memory) {
   using namespace cuda_backend;
-  Result<std::vector<DeviceInfo>> have = list_devices();
-  if (!have.ok()) {
-    return Status(have.status().code(),
-                  "compute.backend cuda: cannot list CUDA devices: " + have.status().message());
+  const CudaInfo cuda = read_cuda_info();
+  if (!cuda.status.ok()) {
+    return Status(cuda.status.code(),
+                  "compute.backend cuda: cannot list CUDA devices: " + cuda.status.message());
   }
-  ZKP_ASSIGN_OR_RETURN(const std::vector<DeviceInfo> chosen,
-                       resolve_devices(config.devices, *have));
+  ZKP_ASSIGN_OR_RETURN(const std::vector<CudaDevice> chosen,
+                       resolve_devices(config.devices, cuda.devices));
   std::vector<std::unique_ptr<DeviceProver>> devices;
-  for (const DeviceInfo& d : chosen) {
+  for (const CudaDevice& d : chosen) {
     DeviceOptions options;
     options.lanes = config.workers_per_device;
     options.mapped = mapped_memory;

@@ -10,29 +10,6 @@
 
 namespace zkpipe::cuda_backend {
 
-Result<std::vector<DeviceInfo>> list_devices() {
-  int count = 0;
-  ZKP_CUDA_OK(cudaGetDeviceCount(&count));
-  std::vector<DeviceInfo> out;
-  for (int i = 0; i < count; ++i) {
-    cudaDeviceProp p{};
-    ZKP_CUDA_OK(cudaGetDeviceProperties(&p, i));
-    DeviceInfo d;
-    d.index = i;
-    d.name = p.name;
-    unsigned char uuid[16];
-    static_assert(sizeof(p.uuid.bytes) == 16);
-    for (int k = 0; k < 16; ++k) uuid[k] = static_cast<unsigned char>(p.uuid.bytes[k]);
-    d.uuid = format_uuid(uuid);
-    d.cc_major = p.major;
-    d.cc_minor = p.minor;
-    d.sm_count = p.multiProcessorCount;
-    d.total_memory = p.totalGlobalMem;
-    out.push_back(std::move(d));
-  }
-  return out;
-}
-
 bool is_sticky(cudaError_t err) {
   switch (err) {
     case cudaErrorIllegalAddress:

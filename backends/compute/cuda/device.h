@@ -1,8 +1,7 @@
-// backends/compute/cuda/device.h: the CUDA runtime side of a device for the backend: the list of
-// devices, device memory owned by RAII handles whose out-of-memory errors carry the sizes, and
-// which errors are sticky (the context is lost: the device is quarantined, see backend.cpp).
-// Thread-safety: list_devices and is_sticky are thread-safe; a DeviceMemory is owned by one
-// thread at a time.
+// backends/compute/cuda/device.h: the CUDA runtime side of a device for the backend: device memory
+// owned by RAII handles whose out-of-memory errors carry the sizes, and which errors are sticky
+// (the context is lost: the device is quarantined, see backend.cpp). Thread-safety: is_sticky is
+// thread-safe; a DeviceMemory is owned by one thread at a time.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -11,12 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "device_select.h"
 #include "zkpipe/status.h"
 
 namespace zkpipe::cuda_backend {
-
-Result<std::vector<DeviceInfo>> list_devices();
 
 // Errors after which the CUDA context of the device cannot be used again (illegal address,
 // launch failure, ECC, ...): every later call on it fails until the process exits.

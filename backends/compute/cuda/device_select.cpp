@@ -19,13 +19,13 @@ std::string lower(std::string s) {
   return s;
 }
 
-std::string machine_has(const std::vector<DeviceInfo>& have) {
+std::string machine_has(const std::vector<CudaDevice>& have) {
   std::string out = fmt::format("this machine has {} device(s)", have.size());
-  for (const DeviceInfo& d : have) out += "; " + describe_device(d);
+  for (const CudaDevice& d : have) out += "; " + describe_device(d);
   return out;
 }
 
-Result<const DeviceInfo*> find(const std::string& entry, const std::vector<DeviceInfo>& have) {
+Result<const CudaDevice*> find(const std::string& entry, const std::vector<CudaDevice>& have) {
   if (all_digits(entry)) {
     const size_t i = entry.size() > 6 ? have.size() : std::stoul(entry);
     if (i >= have.size()) {
@@ -41,8 +41,8 @@ Result<const DeviceInfo*> find(const std::string& entry, const std::vector<Devic
         "compute.devices: '{}' is neither an index nor a UUID (GPU- and at least 8 hex digits)",
         entry));
   }
-  const DeviceInfo* match = nullptr;
-  for (const DeviceInfo& d : have) {
+  const CudaDevice* match = nullptr;
+  for (const CudaDevice& d : have) {
     if (lower(d.uuid).rfind(want, 0) != 0) continue;
     if (match != nullptr) {
       return invalid_argument(fmt::format("compute.devices: '{}' matches more than one device ({})",
@@ -59,23 +59,14 @@ Result<const DeviceInfo*> find(const std::string& entry, const std::vector<Devic
 
 }  // namespace
 
-std::string format_uuid(const unsigned char (&b)[16]) {
-  std::string hex;
-  for (int i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) hex += '-';
-    hex += fmt::format("{:02x}", b[i]);
-  }
-  return "GPU-" + hex;
-}
-
-Result<std::vector<DeviceInfo>> resolve_devices(const std::vector<std::string>& wanted,
-                                                const std::vector<DeviceInfo>& have) {
+Result<std::vector<CudaDevice>> resolve_devices(const std::vector<std::string>& wanted,
+                                                const std::vector<CudaDevice>& have) {
   if (have.empty()) return unavailable("no CUDA device is visible to this process");
   if (wanted.empty()) return have;
-  std::vector<DeviceInfo> out;
+  std::vector<CudaDevice> out;
   for (const std::string& entry : wanted) {
-    ZKP_ASSIGN_OR_RETURN(const DeviceInfo* d, find(entry, have));
-    for (const DeviceInfo& seen : out) {
+    ZKP_ASSIGN_OR_RETURN(const CudaDevice* d, find(entry, have));
+    for (const CudaDevice& seen : out) {
       if (seen.index == d->index) {
         return invalid_argument(
             fmt::format("compute.devices: '{}' names device {} a second time", entry, d->index));
@@ -86,9 +77,9 @@ Result<std::vector<DeviceInfo>> resolve_devices(const std::vector<std::string>& 
   return out;
 }
 
-std::string describe_device(const DeviceInfo& d) {
-  return fmt::format("{}: {} {} (sm_{}{}, {} SMs, {:.1f} GiB)", d.index, d.name, d.uuid, d.cc_major,
-                     d.cc_minor, d.sm_count, static_cast<double>(d.total_memory) / (1ull << 30));
+std::string describe_device(const CudaDevice& d) {
+  return fmt::format("{}: {} {} (sm_{}{}, {:.1f} GiB)", d.index, d.name, d.uuid, d.cc_major,
+                     d.cc_minor, static_cast<double>(d.total_bytes) / (1ull << 30));
 }
 
 }  // namespace zkpipe::cuda_backend

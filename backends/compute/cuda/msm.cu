@@ -82,46 +82,33 @@ __global__ void fold_kernel(G1* partials, uint32_t segments, uint32_t half, unsi
 }  // namespace
 
 uint64_t MsmScratch::bytes() const {
-  return keys_.bytes + values_.bytes + sort_temp_.bytes + bounds_.bytes + buckets_.bytes +
-         partials_.bytes;
+  return keys_.bytes() + values_.bytes() + sort_temp_.bytes() + bounds_.bytes() + buckets_.bytes() +
+         partials_.bytes();
 }
 
 uint32_t* MsmScratch::keys(int half) const {
-  return static_cast<uint32_t*>(keys_.ptr) + (half ? keys_.bytes / 8 : 0);
+  return keys_.as<uint32_t>() + (half ? keys_.bytes() / 8 : 0);
 }
 uint32_t* MsmScratch::values(int half) const {
-  return static_cast<uint32_t*>(values_.ptr) + (half ? values_.bytes / 8 : 0);
-}
-
-Status MsmScratch::grow(Buffer& b, uint64_t bytes, const char* what) {
-  if (b.bytes >= bytes) return ok_status();
-  ZKP_CUDA_OK(cudaFree(b.ptr));
-  b = Buffer{};
-  const Status s = ZKP_CUDA_STATUS(cudaMalloc(&b.ptr, bytes));
-  if (!s.ok()) {
-    b.ptr = nullptr;
-    return s.with_context("msm_g1: allocating " + std::to_string(bytes) +
-                          " bytes of device memory for the " + what);
-  }
-  b.bytes = bytes;
-  return ok_status();
+  return values_.as<uint32_t>() + (half ? values_.bytes() / 8 : 0);
 }
 
 Status MsmScratch::reserve(const MsmScratchBytes& need) {
+  const std::string dev = "msm_g1";
   // keys and values hold two halves each: keep the halves 256-byte aligned.
-  ZKP_RETURN_IF_ERROR(grow(keys_, (need.keys + 511) / 512 * 512, "sort keys"));
-  ZKP_RETURN_IF_ERROR(grow(values_, (need.values + 511) / 512 * 512, "sort values"));
-  ZKP_RETURN_IF_ERROR(grow(sort_temp_, need.sort_temp, "radix sort's temporary storage"));
-  ZKP_RETURN_IF_ERROR(grow(bounds_, need.bounds, "bucket bounds"));
-  ZKP_RETURN_IF_ERROR(grow(buckets_, need.buckets, "buckets"));
-  ZKP_RETURN_IF_ERROR(grow(partials_, need.partials, "window partial sums"));
-  return ok_status();
+  ZKP_RETURN_IF_ERROR(ensure_capacity(keys_, (need.keys + 511) / 512 * 512, "sort keys", dev));
+  ZKP_RETURN_IF_ERROR(
+      ensure_capacity(values_, (need.values + 511) / 512 * 512, "sort values", dev));
+  ZKP_RETURN_IF_ERROR(
+      ensure_capacity(sort_temp_, need.sort_temp, "the radix sort's temporary storage", dev));
+  ZKP_RETURN_IF_ERROR(ensure_capacity(bounds_, need.bounds, "bucket bounds", dev));
+  ZKP_RETURN_IF_ERROR(ensure_capacity(buckets_, need.buckets, "buckets", dev));
+  return ensure_capacity(partials_, need.partials, "window partial sums", dev);
 }
 
 void MsmScratch::release() {
-  for (Buffer* b : {&keys_, &values_, &sort_temp_, &bounds_, &buckets_, &partials_}) {
-    if (b->ptr != nullptr) (void)cudaFree(b->ptr);
-    *b = Buffer{};
+  for (DeviceMemory* b : {&keys_, &values_, &sort_temp_, &bounds_, &buckets_, &partials_}) {
+    *b = DeviceMemory();
   }
 }
 

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "device.h"
 #include "msm_plan.h"
 #include "zkpipe/crypto/curves.h"
 #include "zkpipe/status.h"
@@ -20,36 +21,24 @@ namespace zkpipe::cuda_backend {
 // allocated again at the new size), freed by the destructor. Not thread-safe.
 class MsmScratch {
  public:
-  MsmScratch() = default;
-  ~MsmScratch() { release(); }
-  MsmScratch(const MsmScratch&) = delete;
-  MsmScratch& operator=(const MsmScratch&) = delete;
-
   // Device bytes held now.
   uint64_t bytes() const;
   // Every buffer at least as large as `need`; RESOURCE_EXHAUSTED (naming the bytes) when the
   // device cannot provide them.
   Status reserve(const MsmScratchBytes& need);
-  // Frees every buffer (errors ignored: this also runs in the destructor).
-  void release();
+  void release();  // frees every buffer
 
   // The two halves of the double-buffered keys and values; each holds need.keys / 2 bytes.
   uint32_t* keys(int half) const;
   uint32_t* values(int half) const;
-  void* sort_temp() const { return sort_temp_.ptr; }
-  uint64_t sort_temp_bytes() const { return sort_temp_.bytes; }
-  uint32_t* bounds() const { return static_cast<uint32_t*>(bounds_.ptr); }  // begin, then end
-  crypto::G1* buckets() const { return static_cast<crypto::G1*>(buckets_.ptr); }
-  crypto::G1* partials() const { return static_cast<crypto::G1*>(partials_.ptr); }
+  void* sort_temp() const { return sort_temp_.as<void>(); }
+  uint64_t sort_temp_bytes() const { return sort_temp_.bytes(); }
+  uint32_t* bounds() const { return bounds_.as<uint32_t>(); }  // begin, then end
+  crypto::G1* buckets() const { return buckets_.as<crypto::G1>(); }
+  crypto::G1* partials() const { return partials_.as<crypto::G1>(); }
 
  private:
-  struct Buffer {
-    void* ptr = nullptr;
-    uint64_t bytes = 0;
-  };
-  static Status grow(Buffer& b, uint64_t bytes, const char* what);
-
-  Buffer keys_, values_, sort_temp_, bounds_, buckets_, partials_;
+  DeviceMemory keys_, values_, sort_temp_, bounds_, buckets_, partials_;
 };
 
 // sum_i scalars[i] bases[i] for i < n. bases: device (or mapped host) memory, affine, infinity

@@ -28,7 +28,7 @@ Status copy_vector(void* dst, const void* src, uint64_t bytes, uint64_t chunk,
   return ok_status();
 }
 
-Result<std::unique_ptr<DeviceProver>> DeviceProver::open(const DeviceInfo& device,
+Result<std::unique_ptr<DeviceProver>> DeviceProver::open(const CudaDevice& device,
                                                          const DeviceOptions& options) {
   std::unique_ptr<DeviceProver> p(new DeviceProver(device, options));
   const std::string label = p->label();
@@ -53,7 +53,7 @@ Result<std::unique_ptr<DeviceProver>> DeviceProver::open(const DeviceInfo& devic
   return p;
 }
 
-DeviceProver::DeviceProver(DeviceInfo info, const DeviceOptions& options)
+DeviceProver::DeviceProver(CudaDevice info, const DeviceOptions& options)
     : info_(std::move(info)), options_(options) {}
 
 DeviceProver::~DeviceProver() {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "device.h"
+#include "device_select.h"
 #include "transfer_plan.h"
 #include "zkpipe/groth16/prover.h"
 
@@ -41,18 +42,18 @@ struct DeviceOptions {
 
 class DeviceProver {
  public:
-  static Result<std::unique_ptr<DeviceProver>> open(const DeviceInfo& device,
+  static Result<std::unique_ptr<DeviceProver>> open(const CudaDevice& device,
                                                     const DeviceOptions& options);
   ~DeviceProver();
 
   Result<groth16::PendingProof> prove_start(const groth16::ProvingKey& pk,
                                             const groth16::ProverInput& input,
                                             GpuStartStats& stats);
-  const DeviceInfo& info() const { return info_; }
+  const CudaDevice& info() const { return info_; }
   std::string label() const { return "cuda" + std::to_string(info_.index); }
 
  private:
-  DeviceProver(DeviceInfo info, const DeviceOptions& options);
+  DeviceProver(CudaDevice info, const DeviceOptions& options);
   Result<Lane*> checkout();
   void checkin(Lane* lane);
   Result<std::shared_ptr<ResidentBases>> bases_for(const groth16::ProvingKey& pk, Lane& lane,
@@ -61,7 +62,7 @@ class DeviceProver {
   Result<groth16::PendingProof> run(Lane& lane, const groth16::ProvingKey& pk,
                                     const groth16::ProverInput& in, GpuStartStats& stats);
 
-  DeviceInfo info_;
+  CudaDevice info_;
   DeviceOptions options_;
   std::mutex mu_;  // lanes_ free list and bases_
   std::vector<std::unique_ptr<Lane>> lanes_;

@@ -18,6 +18,7 @@
 #include "zkpipe/groth16/setup.h"
 #include "zkpipe/groth16/verifier.h"
 #include "zkpipe/pipeline/compute.h"
+#include "zkpipe/system.h"
 
 namespace zkpipe::cuda_backend {
 namespace {
@@ -88,12 +89,12 @@ groth16::Proof cpu_proof(const Built& b, const ProverRandomness& rand) {
   return *proof;
 }
 
-DeviceInfo first_device() {
-  auto devices = list_devices();
-  INFO(devices.status().to_string());
-  REQUIRE(devices.ok());
-  REQUIRE_FALSE(devices->empty());
-  return devices->front();
+CudaDevice first_device() {
+  const CudaInfo cuda = read_cuda_info();
+  INFO(cuda.status.to_string());
+  REQUIRE(cuda.status.ok());
+  REQUIRE_FALSE(cuda.devices.empty());
+  return cuda.devices.front();
 }
 
 TEST_CASE("CUDA prover: proofs equal the CPU's bit for bit for every buffer kind", "[cuda]") {
@@ -190,7 +191,7 @@ TEST_CASE("CUDA prover: an unsatisfied witness is refused", "[cuda]") {
 
 TEST_CASE("CUDA backend: opens by UUID, names its devices, proves through the interface",
           "[cuda]") {
-  const DeviceInfo dev = first_device();
+  const CudaDevice dev = first_device();
   ComputeConfig config;
   config.devices = {dev.uuid};
   auto backend = pipeline::make_cuda_backend(config, false);

@@ -59,12 +59,12 @@ TEST_CASE("CUDA transfer: bases stay resident when they fit, else stream in chun
   CHECK(none.chunk_points == 1000);
 }
 
-std::vector<DeviceInfo> two_gpus() {
-  DeviceInfo a;
+std::vector<CudaDevice> two_gpus() {
+  CudaDevice a;
   a.index = 0;
   a.name = "NVIDIA H200";
   a.uuid = "GPU-8a1f0c3e-1111-2222-3333-444455556666";
-  DeviceInfo b = a;
+  CudaDevice b = a;
   b.index = 1;
   b.uuid = "GPU-8a1f9999-aaaa-bbbb-cccc-ddddeeeeffff";
   return {a, b};
@@ -89,7 +89,7 @@ TEST_CASE("CUDA devices: indices and UUIDs select devices, errors name the entry
   auto ambiguous = resolve_devices({"GPU-8a1f"}, have);  // too short to be a UUID
   REQUIRE_FALSE(ambiguous.ok());
   CHECK(ambiguous.status().message().find("neither an index nor a UUID") != std::string::npos);
-  DeviceInfo clash = have[1];
+  CudaDevice clash = have[1];
   clash.uuid = "GPU-8a1f0c3e-9999-2222-3333-444455556666";
   auto two = resolve_devices({"GPU-8a1f0c3e"}, {have[0], clash});
   REQUIRE_FALSE(two.ok());
@@ -103,11 +103,13 @@ TEST_CASE("CUDA devices: indices and UUIDs select devices, errors name the entry
   CHECK(resolve_devices({}, {}).status().code() == Code::kUnavailable);
 }
 
-TEST_CASE("CUDA devices: UUIDs print as nvidia-smi prints them", "[compute]") {
-  const unsigned char bytes[16] = {0x8a, 0x1f, 0x0c, 0x3e, 0x11, 0x11, 0x22, 0x22,
-                                   0x33, 0x33, 0x44, 0x44, 0x55, 0x55, 0x66, 0x66};
-  CHECK(format_uuid(bytes) == "GPU-8a1f0c3e-1111-2222-3333-444455556666");
-  CHECK(describe_device(two_gpus()[0]).find("0: NVIDIA H200 GPU-8a1f0c3e") == 0);
+TEST_CASE("CUDA devices: a device is described by index, name, UUID, compute capability, memory",
+          "[compute]") {
+  CudaDevice d = two_gpus()[0];
+  d.cc_major = 9;
+  d.total_bytes = 141ull << 30;
+  CHECK(describe_device(d) ==
+        "0: NVIDIA H200 GPU-8a1f0c3e-1111-2222-3333-444455556666 (sm_90, 141.0 GiB)");
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "device.h"
+#include "device_select.h"
 #include "msm.h"
 #include "ntt.h"
 #include "zkpipe/crypto/fixed_base.h"
@@ -192,13 +193,13 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "zkpipe-bench-gpu: %s\n", s.to_string().c_str());
     return 1;
   };
-  auto devices = list_devices();
-  if (!devices.ok()) return fail(devices.status());
-  if (device < 0 || static_cast<size_t>(device) >= devices->size()) {
+  const CudaInfo cuda = read_cuda_info();
+  if (!cuda.status.ok()) return fail(cuda.status);
+  if (device < 0 || static_cast<size_t>(device) >= cuda.devices.size()) {
     return fail(invalid_argument(
-        fmt::format("--device {}: this machine has {} device(s)", device, devices->size())));
+        fmt::format("--device {}: this machine has {} device(s)", device, cuda.devices.size())));
   }
-  const DeviceInfo& info = (*devices)[device];
+  const CudaDevice& info = cuda.devices[device];
   std::printf("zkpipe-bench-gpu on %s\n", describe_device(info).c_str());
   out["device"] = describe_device(info);
   if (Status s = ZKP_CUDA_STATUS(cudaSetDevice(device)); !s.ok()) return fail(s);
