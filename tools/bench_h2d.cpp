@@ -345,7 +345,12 @@ int run_bench(const BenchOptions& opts) {
       "{} {} ({}), {}", device.index, device.name, device.uuid,
       device.pcie_gen == 0 ? "PCIe link unknown"
                            : fmt::format("PCIe Gen{} x{}", device.pcie_gen, device.pcie_width));
-  PluginRegistry registry(opts.plugin_dirs.empty() ? default_plugin_dirs() : opts.plugin_dirs);
+  Result<std::vector<std::string>> dirs = plugin_search_dirs({{"--plugin-dir", opts.plugin_dirs}});
+  if (!dirs.ok()) {
+    fmt::print(stderr, "bench-h2d: {}\n", dirs.status().to_string());
+    return 2;
+  }
+  PluginRegistry registry(*dirs);
   for (const std::string& backend : backends)
     bench_backend(opts, device, registry, backend, sizes, *bench, report);
   fmt::print("{}", opts.json ? report_json(report).dump(2) + "\n" : format_report(report));

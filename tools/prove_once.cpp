@@ -80,8 +80,9 @@ Result<std::pair<ProvingKey, R1cs>> params_for(const OnceOptions& o, const zkp_p
 }
 
 int run_once(const OnceOptions& o) {
-  std::vector<std::string> dirs = o.plugin_dirs.empty() ? default_plugin_dirs() : o.plugin_dirs;
-  PluginRegistry registry(dirs);
+  auto dirs = plugin_search_dirs({{"--plugin-dir", o.plugin_dirs}});
+  if (!dirs.ok()) return fail("plugin", dirs.status());
+  PluginRegistry registry(*dirs);
   auto loaded = registry.load(o.type, ZKP_KIND_PROOF_TYPE);
   if (!loaded.ok()) return fail("plugin", loaded.status());
   if (!(*loaded)->available()) return fail("plugin", (*loaded)->init_status);

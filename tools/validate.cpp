@@ -1,9 +1,13 @@
 // `zkpipe-tool validate`: loads each plugin set (the plugins a config names, or every plugin in
 // a directory), checks manifest vs descriptor vs ABI, runs each plugin's self-test and opens each
-// config's memory backend; prints a table or JSON. Exit 0 only when everything passes.
+// config's memory backend; prints a table or JSON. Exit 0 only when everything passes. Each row's
+// check runs in a child process (isolated.h): a plugin that crashes or hangs is a FAIL row naming
+// the stage, and the rest are still checked; no plugin code runs in this process.
 // Thread-safety: main thread only.
 #include <chrono>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/core.h>
@@ -12,6 +16,7 @@
 
 #include "commands.h"
 #include "device_select.h"
+#include "isolated.h"
 #include "zkpipe/config.h"
 #include "zkpipe/log.h"
 #include "zkpipe/memory.h"
@@ -36,7 +41,49 @@ struct Options {
   bool json = false;
   bool allow_unavailable = false;
   bool self_test = true;
+  double timeout_s = 30;  // per row's child process
 };
+
+using StageFn = std::function<void(std::string_view)>;
+
+nlohmann::json row_json(const Row& r) {
+  return {{"source", r.source},   {"plugin", r.plugin}, {"kind", r.kind},
+          {"version", r.version}, {"abi", r.abi},       {"build_tag", r.build_tag},
+          {"status", r.status},   {"reason", r.reason}, {"self_test_ms", r.self_test_ms}};
+}
+
+Row row_from_json(const nlohmann::json& j) {
+  Row r;
+  r.source = j.at("source");
+  r.plugin = j.at("plugin");
+  r.kind = j.at("kind");
+  r.version = j.at("version");
+  r.abi = j.at("abi");
+  r.build_tag = j.at("build_tag");
+  r.status = j.at("status");
+  r.reason = j.at("reason");
+  r.self_test_ms = j.at("self_test_ms");
+  return r;
+}
+
+// Runs `check` in a child process; a crash or time-out there is a FAIL row for source/label.
+Row isolated_row(const std::string& source, const std::string& label, const Options& opt,
+                 const std::function<Row(const StageFn&)>& check) {
+  const auto timeout = std::chrono::milliseconds(static_cast<int64_t>(opt.timeout_s * 1000));
+  IsolatedOutcome o = run_isolated(
+      [&](ChildChannel& channel) {
+        const StageFn stage = [&channel](std::string_view s) { channel.stage(s); };
+        return row_json(check(stage)).dump();
+      },
+      timeout);
+  if (o.result) return row_from_json(nlohmann::json::parse(*o.result));
+  Row row;
+  row.source = source;
+  row.plugin = label;
+  row.status = "FAIL";
+  row.reason = o.failure;
+  return row;
+}
 
 // Sets the log level for one config's checks and restores the tool's level afterwards.
 class LogLevelScope {
@@ -51,7 +98,7 @@ class LogLevelScope {
 };
 
 Row check_plugin(const std::string& source, const std::string& label,
-                 const Result<const LoadedPlugin*>& r, bool self_test) {
+                 const Result<const LoadedPlugin*>& r, bool self_test, const StageFn& stage) {
   Row row;
   row.source = source;
   row.plugin = label;
@@ -72,6 +119,7 @@ Row check_plugin(const std::string& source, const std::string& label,
     return row;
   }
   if (self_test) {
+    stage("self_test");
     char msg[2048] = {0};
     auto t0 = std::chrono::steady_clock::now();
     zkp_status rc = p->header->self_test(zkp_error{msg, sizeof msg});
@@ -126,32 +174,52 @@ void check_config(const std::string& path, const Options& opt, std::vector<Row>&
     rows.push_back(bad);
     return;
   }
+  Result<std::vector<std::string>> dirs = plugin_search_dirs(
+      {{path + ": plugin_dirs", cfg->plugin_dirs}, {"--plugin-dir", opt.plugin_dirs}});
+  if (!dirs.ok()) {
+    Row bad;
+    bad.source = path;
+    bad.plugin = "(config)";
+    bad.status = "FAIL";
+    bad.reason = dirs.status().message();
+    rows.push_back(bad);
+    return;
+  }
   // The config's log.level governs what its plugins log while they are checked.
   LogLevelScope log_scope(cfg->log.level);
-  std::vector<std::string> dirs = cfg->plugin_dirs;
-  for (const auto& d : opt.plugin_dirs) dirs.push_back(d);
-  if (dirs.empty()) dirs = default_plugin_dirs();
-  PluginRegistry registry(dirs);
   std::vector<std::string> names{cfg->memory.backend};
   if (!cfg->memory.fallback.empty()) names.push_back(cfg->memory.fallback);
   for (const auto& name : names) {
-    rows.push_back(check_plugin(path, name, registry.load(name, ZKP_KIND_MEMORY), opt.self_test));
+    rows.push_back(isolated_row(path, name, opt, [&](const StageFn& stage) {
+      PluginRegistry registry(*dirs);
+      registry.set_stage_hook(stage);
+      return check_plugin(path, name, registry.load(name, ZKP_KIND_MEMORY), opt.self_test, stage);
+    }));
   }
-  Row whole;
-  whole.source = path;
-  whole.plugin = "(config)";
-  auto pool = open_memory_backend(*cfg, registry);
-  if (pool.ok()) {
-    whole.status = "PASS";
-    whole.reason = "memory: " + (*pool)->backend_name();
-    if ((*pool)->backend_name() != cfg->memory.backend)
-      whole.reason += " (memory.fallback; logged)";
-  } else {
-    whole.status = pool.status().code() == Code::kUnavailable ? "UNAVAILABLE" : "FAIL";
-    whole.reason = pool.status().message();
+  rows.push_back(isolated_row(path, "(config)", opt, [&](const StageFn& stage) {
+    PluginRegistry registry(*dirs);
+    registry.set_stage_hook(stage);
+    Row whole;
+    whole.source = path;
+    whole.plugin = "(config)";
+    auto pool = open_memory_backend(*cfg, registry);
+    if (pool.ok()) {
+      whole.status = "PASS";
+      whole.reason = "memory: " + (*pool)->backend_name();
+      if ((*pool)->backend_name() != cfg->memory.backend)
+        whole.reason += " (memory.fallback; logged)";
+    } else {
+      whole.status = pool.status().code() == Code::kUnavailable ? "UNAVAILABLE" : "FAIL";
+      whole.reason = pool.status().message();
+    }
+    return whole;
+  }));
+  if (cfg->compute.backend == "cuda") {
+    rows.push_back(isolated_row(path, "(compute)", opt, [&](const StageFn& stage) {
+      stage("cuda");
+      return check_compute(path, cfg->compute);
+    }));
   }
-  rows.push_back(whole);
-  if (cfg->compute.backend == "cuda") rows.push_back(check_compute(path, cfg->compute));
 }
 
 void print_table(const std::vector<Row>& rows) {
@@ -169,17 +237,7 @@ void print_table(const std::vector<Row>& rows) {
 
 void print_json(const std::vector<Row>& rows, bool ok) {
   nlohmann::json out{{"ok", ok}, {"rows", nlohmann::json::array()}};
-  for (const auto& r : rows) {
-    out["rows"].push_back({{"source", r.source},
-                           {"plugin", r.plugin},
-                           {"kind", r.kind},
-                           {"version", r.version},
-                           {"abi", r.abi},
-                           {"build_tag", r.build_tag},
-                           {"status", r.status},
-                           {"reason", r.reason},
-                           {"self_test_ms", r.self_test_ms}});
-  }
+  for (const auto& r : rows) out["rows"].push_back(row_json(r));
   fmt::print("{}\n", out.dump(2));
 }
 
@@ -187,7 +245,14 @@ int run(const Options& opt) {
   std::vector<Row> rows;
   for (const auto& c : opt.configs) check_config(c, opt, rows);
   std::vector<std::string> dirs = opt.plugin_dirs;
-  if (opt.configs.empty() && dirs.empty()) dirs = default_plugin_dirs();
+  if (opt.configs.empty() && dirs.empty()) {
+    Result<std::vector<std::string>> defaults = plugin_search_dirs({});
+    if (!defaults.ok()) {
+      fmt::print(stderr, "validate: {}\n", defaults.status().message());
+      return 2;
+    }
+    dirs = *defaults;
+  }
   if (opt.configs.empty() && dirs.empty()) {
     fmt::print(stderr,
                "validate: no config and no plugin directory given, and no default plugin directory "
@@ -196,9 +261,18 @@ int run(const Options& opt) {
   }
   if (opt.configs.empty()) {
     for (const auto& d : dirs) {
-      PluginRegistry registry({d});
-      for (auto& e : registry.load_dir(d))
-        rows.push_back(check_plugin(d, e.path, e.plugin, opt.self_test));
+      for (const PluginRegistry::DirItem& item : PluginRegistry::list_dir(d)) {
+        if (!item.status.ok()) {
+          rows.push_back(check_plugin(d, item.path, item.status, false, {}));
+          continue;
+        }
+        rows.push_back(isolated_row(d, item.path, opt, [&](const StageFn& stage) {
+          PluginRegistry registry({d});
+          registry.set_stage_hook(stage);
+          return check_plugin(d, item.path, registry.load_manifest_file(item.path), opt.self_test,
+                              stage);
+        }));
+      }
     }
   }
   bool ok = true;
@@ -240,6 +314,11 @@ void add_validate(CLI::App& app, int* exit_code) {
   cmd->add_flag("--allow-unavailable", opt->allow_unavailable,
                 "Exit 0 when plugins are only unavailable on this machine (e.g. no CUDA driver)");
   cmd->add_flag("!--no-self-test", opt->self_test, "Skip the plugins' self-tests");
+  cmd->add_option("--timeout", opt->timeout_s,
+                  "Seconds each plugin's check (load, init, self-test) may take before its child "
+                  "process is killed and the row fails")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->callback([opt, exit_code] { *exit_code = run(*opt); });
 }
 

@@ -60,9 +60,9 @@ Engine::~Engine() {
 Result<std::unique_ptr<Engine>> Engine::create(const Config& config, EngineOptions options) {
   auto impl = std::make_unique<Impl>();
   impl->config = config;
-  std::vector<std::string> dirs = config.plugin_dirs;
-  for (const std::string& d : default_plugin_dirs()) dirs.push_back(d);
-  impl->registry = std::make_unique<PluginRegistry>(dirs);
+  ZKP_ASSIGN_OR_RETURN(std::vector<std::string> dirs,
+                       plugin_search_dirs({{config.path + ": plugin_dirs", config.plugin_dirs}}));
+  impl->registry = std::make_unique<PluginRegistry>(std::move(dirs));
   ZKP_ASSIGN_OR_RETURN(impl->pool, open_memory_backend(config, *impl->registry));
   if (options.compute) {
     impl->compute = std::move(options.compute);

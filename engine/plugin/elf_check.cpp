@@ -30,6 +30,7 @@ Status truncated(const std::string& path, const char* what, uint64_t end, uint64
 }  // namespace
 
 Status check_elf_file(const std::string& path) {
+  ZKP_RETURN_IF_ERROR(check_regular_file(path, "plugin library"));
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return not_found(path + ": cannot open plugin library: " + std::strerror(errno));
   const uint64_t size = static_cast<uint64_t>(in.tellg());

@@ -65,6 +65,7 @@ const char* kind_name(uint32_t kind) {
 }
 
 Result<Manifest> load_manifest(const std::string& path) {
+  ZKP_RETURN_IF_ERROR(check_regular_file(path, "plugin manifest"));
   toml::table root;
   try {
     root = toml::parse_file(path);

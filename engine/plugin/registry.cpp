@@ -38,6 +38,13 @@ LoadedSet& loaded_set() {
   return *set;
 }
 
+// True when the path names anything, a dangling symbolic link or a FIFO included: those are
+// reported by the file checks, not skipped as absent.
+bool something_at(const fs::path& p) {
+  std::error_code ec;
+  return fs::symlink_status(p, ec).type() != fs::file_type::not_found && !ec;
+}
+
 std::string engine_abi() {
   return std::to_string(ZKP_ABI_MAJOR) + "." + std::to_string(ZKP_ABI_MINOR);
 }
@@ -118,6 +125,7 @@ Result<const LoadedPlugin*> PluginRegistry::load_manifest_file(const std::string
     return static_cast<const LoadedPlugin*>(it->second.get());
   }
 
+  stage("manifest");
   ZKP_ASSIGN_OR_RETURN(Manifest m, load_manifest(manifest_path));
   const fs::path mp(manifest_path);
   const std::string file_name = mp.filename().string();
@@ -129,13 +137,14 @@ Result<const LoadedPlugin*> PluginRegistry::load_manifest_file(const std::string
                             ")");
   }
   const std::string lib = (mp.parent_path() / (m.name + ".so")).string();
-  if (!fs::exists(lib, ec)) {
-    return not_found(lib + ": plugin library missing (manifest " + manifest_path + ")" +
-                     abi_note(m, nullptr));
+  if (Status s = check_regular_file(lib, "plugin library"); !s.ok()) {
+    return Status(s.code(),
+                  s.message() + " (manifest " + manifest_path + ")" + abi_note(m, nullptr));
   }
   if (Status s = check_elf_file(lib); !s.ok())
     return Status(s.code(), s.message() + abi_note(m, nullptr));
 
+  stage("dlopen");
   boost::dll::shared_library so;
   try {
     so.load(lib, boost::dll::load_mode::rtld_local | boost::dll::load_mode::rtld_now);
@@ -150,10 +159,12 @@ Result<const LoadedPlugin*> PluginRegistry::load_manifest_file(const std::string
   }
   const auto* header = &so.get<const zkp_plugin_header>(ZKP_PLUGIN_SYMBOL_NAME);
   set.libraries.push_back(std::move(so));
+  stage("descriptor");
   ZKP_RETURN_IF_ERROR(check_descriptor(m, lib, header));
 
   auto plugin = std::make_unique<LoadedPlugin>(LoadedPlugin{m, lib, header, ok_status()});
   std::vector<char> msg(kErrorCapacity, '\0');
+  stage("init");
   zkp_status rc = header->init(plugin_host(), zkp_error{msg.data(), msg.size()});
   if (rc == ZKP_ERR_UNAVAILABLE) {
     plugin->init_status = unavailable(msg[0] ? msg.data() : "unavailable: (plugin gave no reason)");
@@ -168,10 +179,9 @@ Result<const LoadedPlugin*> PluginRegistry::load_manifest_file(const std::string
 }
 
 Result<const LoadedPlugin*> PluginRegistry::load(const std::string& name, uint32_t expected_kind) {
-  std::error_code ec;
   for (const auto& dir : dirs_) {
     const fs::path manifest = fs::path(dir) / (name + kManifestSuffix);
-    if (fs::exists(manifest, ec)) {
+    if (something_at(manifest)) {
       ZKP_ASSIGN_OR_RETURN(const LoadedPlugin* p, load_manifest_file(manifest.string()));
       if (expected_kind != 0 && p->header->kind != expected_kind) {
         return invalid_argument(manifest.string() + ": plugin '" + name + "' is a " +
@@ -181,7 +191,7 @@ Result<const LoadedPlugin*> PluginRegistry::load(const std::string& name, uint32
       return p;
     }
     const fs::path lib = fs::path(dir) / (name + ".so");
-    if (fs::exists(lib, ec)) {
+    if (something_at(lib)) {
       return not_found(lib.string() + ": missing manifest " + manifest.filename().string() +
                        " beside the library");
     }
@@ -193,13 +203,13 @@ Result<const LoadedPlugin*> PluginRegistry::load(const std::string& name, uint32
                    "; expected " + name + kManifestSuffix + " and " + name + ".so)");
 }
 
-std::vector<PluginRegistry::DirEntry> PluginRegistry::load_dir(const std::string& dir) {
-  std::vector<DirEntry> out;
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
-    out.push_back({dir, not_found(dir + ": plugin directory does not exist")});
+std::vector<PluginRegistry::DirItem> PluginRegistry::list_dir(const std::string& dir) {
+  std::vector<DirItem> out;
+  if (Status s = check_plugin_dir(dir); !s.ok()) {
+    out.push_back({dir, s});
     return out;
   }
+  std::error_code ec;
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir, ec)) files.push_back(e.path());
   std::sort(files.begin(), files.end());
@@ -208,10 +218,10 @@ std::vector<PluginRegistry::DirEntry> PluginRegistry::load_dir(const std::string
     const bool is_manifest =
         name.size() > std::string(kManifestSuffix).size() && name.ends_with(kManifestSuffix);
     if (is_manifest) {
-      out.push_back({f.string(), load_manifest_file(f.string())});
+      out.push_back({f.string(), ok_status()});
     } else if (f.extension() == ".so") {
       const fs::path manifest = f.parent_path() / (f.stem().string() + kManifestSuffix);
-      if (!fs::exists(manifest, ec)) {
+      if (!something_at(manifest)) {
         out.push_back(
             {f.string(), not_found(f.string() + ": missing manifest " +
                                    manifest.filename().string() + " beside the library")});
@@ -223,19 +233,16 @@ std::vector<PluginRegistry::DirEntry> PluginRegistry::load_dir(const std::string
   return out;
 }
 
-std::vector<std::string> default_plugin_dirs() {
-  if (const char* env = std::getenv("ZKPIPE_PLUGIN_DIR"); env != nullptr && *env != '\0') {
-    return {env};
-  }
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    for (const char* rel : {"../plugins", "../lib/zkpipe/plugins"}) {
-      const fs::path d = exe.parent_path() / rel;
-      if (fs::is_directory(d, ec)) return {fs::weakly_canonical(d, ec).string()};
+std::vector<PluginRegistry::DirEntry> PluginRegistry::load_dir(const std::string& dir) {
+  std::vector<DirEntry> out;
+  for (DirItem& item : list_dir(dir)) {
+    if (item.status.ok()) {
+      out.push_back({item.path, load_manifest_file(item.path)});
+    } else {
+      out.push_back({item.path, std::move(item.status)});
     }
   }
-  return {};
+  return out;
 }
 
 }  // namespace zkpipe
