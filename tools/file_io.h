@@ -1,22 +1,35 @@
-// tools/file_io.h: whole-file reads and writes for zkpipe-tool's subcommands. A write goes to
-// PATH.tmp and is renamed into place only when complete, so a failed run never leaves a truncated
-// output under the real name; every failure names the path.
+// tools/file_io.h: whole-file reads and writes for zkpipe-tool's subcommands. A write is
+// zkpipe::write_output_file (zkpipe/output_file.h): a unique temporary file renamed into place only
+// when complete and only over a regular file or a missing path (devices, directories and FIFOs are
+// refused, symlinks followed), so a failed run never leaves a truncated output under the real name
+// and never replaces what is not a file; every failure names the path.
 // Thread-safety: reentrant (distinct paths).
 #pragma once
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cstdint>
-#include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <span>
 #include <sstream>
 #include <string>
 #include <string_view>
 
+#include "zkpipe/output_file.h"
 #include "zkpipe/status.h"
 
 namespace zkpipe::tool {
 
+// Only a regular file is read: a FIFO would block and a device may never end.
 inline Result<std::string> read_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    if (errno == ELOOP) return invalid_argument(path + ": symlink loop");
+    return not_found(path + ": cannot open: " + std::strerror(errno));
+  }
+  if (!S_ISREG(st.st_mode)) return invalid_argument(path + ": not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) return not_found(path + ": cannot open");
   std::ostringstream s;
@@ -26,16 +39,7 @@ inline Result<std::string> read_file(const std::string& path) {
 }
 
 inline Status write_file(const std::string& path, std::string_view bytes) {
-  const std::string tmp = path + ".tmp";
-  std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) {
-    std::remove(tmp.c_str());
-    return internal_error(path + ": cannot write");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) return internal_error(path + ": cannot rename");
-  return ok_status();
+  return write_output_file(path, bytes);
 }
 
 inline Status write_file(const std::string& path, std::span<const uint8_t> bytes) {

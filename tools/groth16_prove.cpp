@@ -18,6 +18,7 @@
 #include "zkpipe/groth16/prover.h"
 #include "zkpipe/groth16/snarkjs.h"
 #include "zkpipe/groth16/verifier.h"
+#include "zkpipe/output_file.h"
 
 namespace zkpipe::tool {
 namespace {
@@ -41,6 +42,9 @@ int fail(const char* step, const Status& s) {
 }
 
 int run_prove(const ProveOptions& o) {
+  if (!o.out.empty()) {
+    if (auto s = check_output_dir(o.out, "--out"); !s.ok()) return fail("write", s);
+  }
   auto t = std::chrono::steady_clock::now();
   ParamsLoadOptions lo = o.trusted ? ParamsLoadOptions::trusted() : ParamsLoadOptions{};
   lo.threads = o.threads;
@@ -109,7 +113,6 @@ int run_prove(const ProveOptions& o) {
   fmt::print("prove_finish{:9.1f} ms (MSM B2 + assembly)\n", finish_ms);
   fmt::print("verify      {:9.1f} ms: OK\n", verify_ms);
   if (!o.out.empty()) {
-    std::filesystem::create_directories(o.out);
     std::string bytes(kProofBytes, '\0');
     encode_proof(*proof, reinterpret_cast<uint8_t*>(bytes.data()));
     for (const auto& [name, text] : {std::pair<std::string, std::string>{"proof.bin", bytes},

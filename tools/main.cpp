@@ -2,11 +2,16 @@
 // makes and checks the proof types' inputs and proves one request without the pipeline.
 #include <spdlog/spdlog.h>
 
+#include <exception>
+#include <new>
+
+#include <fmt/core.h>
+
 #include "commands.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"zkpipe-tool: checks plugins, configs and the machine for the zkpipe prover"};
-  app.set_version_flag("--version", "zkpipe-tool 0.1.0 (plugin ABI 1.0)");
+  app.set_version_flag("--version", "zkpipe-tool 0.1.0 (plugin ABI 1.1)");
   app.require_subcommand(1);
   int exit_code = 0;
   zkpipe::tool::add_validate(app, &exit_code);
@@ -22,6 +27,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
+  } catch (const std::bad_alloc& e) {
+    fmt::print(stderr, "zkpipe-tool: RESOURCE_EXHAUSTED: out of memory ({})\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "zkpipe-tool: internal error: {}\n", e.what());
+    return 1;
   }
   return exit_code;
 }

@@ -16,6 +16,7 @@
 #include "zkpipe/groth16/example_circuits.h"
 #include "zkpipe/groth16/params_file.h"
 #include "zkpipe/groth16/setup.h"
+#include "zkpipe/output_file.h"
 
 namespace zkpipe::tool {
 namespace {
@@ -59,6 +60,9 @@ int run_new(const NewOptions& o) {
   fmt::print("params new: circuit {} ({} constraints, {} public inputs, {} aux), domain 2^{}\n",
              o.circuit, r1cs.num_constraints(), r1cs.num_inputs - 1, r1cs.num_aux,
              std::countr_zero(r1cs.domain_size()));
+  for (const std::string& out : {o.out, o.out + ".csr"}) {
+    if (auto s = check_output_path(out, "--out"); !s.ok()) return fail("write", s);
+  }
   SetupOptions so;
   so.threads = o.threads;
   const bool tty = isatty(STDERR_FILENO) == 1;

@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "file_io.h"
 #include "request.h"
+#include "zkpipe/output_file.h"
 #include "zkpipe/porep/circuit.h"
 #include "zkpipe/porep/sector_file.h"
 #include "zkpipe/porep/vanilla.h"
@@ -99,6 +100,7 @@ int run_seal(const SealOptions& o) {
   if (auto st = validate_shape(*shape, "--shape " + o.shape + " with overrides"); !st.ok()) {
     return fail("seal", st);
   }
+  if (auto st = check_output_path(o.out, "--out"); !st.ok()) return fail("seal", st);
   auto start = std::chrono::steady_clock::now();
   const bool tty = isatty(STDERR_FILENO) == 1;
   SealProgress progress;
@@ -129,6 +131,7 @@ struct VanillaOptions {
 };
 
 int run_vanilla(const VanillaOptions& o) {
+  if (auto st = check_output_path(o.out, "--out"); !st.ok()) return fail("vanilla", st);
   auto start = std::chrono::steady_clock::now();
   auto s = load_sector(o.sector, o.threads);
   if (!s.ok()) return fail("vanilla", s.status());

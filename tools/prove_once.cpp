@@ -9,15 +9,18 @@
 #include <memory>
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include "commands.h"
 #include "file_io.h"
+#include "proof_layout.h"
 #include "zkpipe/abi/proof_type.h"
 #include "zkpipe/groth16/params_file.h"
 #include "zkpipe/groth16/prover.h"
 #include "zkpipe/groth16/setup.h"
 #include "zkpipe/groth16/snarkjs.h"
 #include "zkpipe/groth16/verifier.h"
+#include "zkpipe/output_file.h"
 #include "zkpipe/plugin.h"
 #include "zkpipe/proof_type.h"
 
@@ -80,6 +83,9 @@ Result<std::pair<ProvingKey, R1cs>> params_for(const OnceOptions& o, const zkp_p
 }
 
 int run_once(const OnceOptions& o) {
+  if (!o.out.empty()) {
+    if (auto s = check_output_dir(o.out, "--out"); !s.ok()) return fail("write", s);
+  }
   auto dirs = plugin_search_dirs({{"--plugin-dir", o.plugin_dirs}});
   if (!dirs.ok()) return fail("plugin", dirs.status());
   PluginRegistry registry(*dirs);
@@ -105,9 +111,13 @@ int run_once(const OnceOptions& o) {
   if (auto s = plugin_status(t->info(job.job, &info, {msg, sizeof msg}), msg, "info"); !s.ok()) {
     return fail("info", s);
   }
-  fmt::print("parse       {:9.1f} ms: {} partition(s) of {} ({} constraints, {} public inputs)\n",
-             ms_since(t0), info.partitions, info.circuit_id, info.num_constraints,
-             info.num_inputs - 1);
+  auto indices = partition_indices(t, job.job, info.partitions, o.request);
+  if (!indices.ok()) return fail("parse", indices.status());
+  fmt::print(
+      "parse       {:9.1f} ms: {} partition(s) of {} ({} constraints, {} public inputs), sector "
+      "index {}\n",
+      ms_since(t0), info.partitions, info.circuit_id, info.num_constraints, info.num_inputs - 1,
+      fmt::join(*indices, ","));
   auto params = params_for(o, t, job.job, info.circuit_id);
   if (!params.ok()) return fail("params", params.status());
   const auto& [pk, r1cs] = *params;
@@ -159,12 +169,12 @@ int run_once(const OnceOptions& o) {
       return fail("verify", internal_error(fmt::format(
                                 "partition {}: the proof does not verify; nothing written (params "
                                 "kept from an older build of this circuit? remove {}/{}.params)",
-                                p, o.params_dir, info.circuit_id)));
+                                (*indices)[p], o.params_dir, info.circuit_id)));
     }
     fmt::print(
         "partition {} synthesis {:.1f} ms, prove_start {:.1f} ms, prove_finish {:.1f} ms, "
         "verify {:.1f} ms: OK\n",
-        p, synth_ms, start_ms, finish_ms, ms_since(t0));
+        (*indices)[p], synth_ms, start_ms, finish_ms, ms_since(t0));
     proofs.push_back(*proof);
     publics.push_back(std::move(x));
   }
@@ -175,23 +185,28 @@ int run_once(const OnceOptions& o) {
   }
   fmt::print("batch verify {:.1f} ms: OK ({} proofs)\n", ms_since(t0), proofs.size());
   if (!o.out.empty()) {
-    fs::create_directories(o.out);
     std::string all(kProofBytes * proofs.size(), '\0');
     std::vector<std::pair<std::string, std::string>> files;
     for (size_t p = 0; p < proofs.size(); ++p) {
       encode_proof(proofs[p], reinterpret_cast<uint8_t*>(all.data()) + kProofBytes * p);
-      files.emplace_back(fmt::format("proof_{}.json", p), export_snarkjs_proof(proofs[p]));
-      files.emplace_back(fmt::format("public_{}.json", p), export_snarkjs_public(publics[p]));
+      // Named by the partition's index in the sector, not its position in the request.
+      files.emplace_back(fmt::format("proof_{}.json", (*indices)[p]),
+                         export_snarkjs_proof(proofs[p]));
+      files.emplace_back(fmt::format("public_{}.json", (*indices)[p]),
+                         export_snarkjs_public(publics[p]));
     }
     files.emplace_back("proofs.bin", std::move(all));
+    files.emplace_back(std::string("proofs.bin") + std::string(kProofLayoutSuffix),
+                       proof_layout_json(o.type, info.circuit_id, *indices));
     files.emplace_back("verification_key.json", export_snarkjs_vk(pk.vk));
     for (const auto& [name, content] : files) {
       if (auto s = write_file(o.out + "/" + name, content); !s.ok()) return fail("write", s);
     }
     fmt::print(
-        "wrote       {}/proofs.bin ({} x 192 bytes, partition order), proof_K.json, "
-        "public_K.json, verification_key.json\n",
-        o.out, proofs.size());
+        "wrote       {}/proofs.bin ({} x 192 bytes, in the request's order: sector partitions {}; "
+        "proofs.bin.json says so), proof_K.json, public_K.json (K: the sector index), "
+        "verification_key.json\n",
+        o.out, proofs.size(), fmt::join(*indices, ","));
   }
   return 0;
 }

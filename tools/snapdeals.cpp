@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "file_io.h"
 #include "request.h"
+#include "zkpipe/output_file.h"
 #include "zkpipe/porep/sector_file.h"
 #include "zkpipe/snapdeals/circuit.h"
 #include "zkpipe/snapdeals/vanilla.h"
@@ -70,6 +71,7 @@ struct UpdateOptions {
 };
 
 int run_update(const UpdateOptions& o) {
+  if (auto s = check_output_path(o.out, "--out"); !s.ok()) return fail("update", s);
   auto start = std::chrono::steady_clock::now();
   auto key = porep::load_sector(o.sector, o.threads);
   if (!key.ok()) return fail("update", key.status());

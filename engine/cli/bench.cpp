@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "file_io.h"
 #include "run_summary.h"
+#include "zkpipe/output_file.h"
 
 namespace zkpipe::cli {
 namespace {
@@ -76,8 +77,7 @@ Result<RunSummary> run_config(const BenchOptions& o, const std::string& path,
 int run_bench(const BenchOptions& o) {
   if (o.jobs == 0) return fail(invalid_argument("--jobs must be at least 1"));
   std::error_code ec;
-  std::filesystem::create_directories(o.out_dir, ec);
-  if (ec) return fail(invalid_argument("--out-dir " + o.out_dir + ": " + ec.message()));
+  if (Status s = check_output_dir(o.out_dir, "--out-dir"); !s.ok()) return fail(s);
   const std::string cache = o.cache_dir.empty() ? o.out_dir : o.cache_dir;
   Result<std::vector<uint8_t>> input = bench_request(o.proof, o.preset, cache);
   if (!input.ok()) return fail(input.status());

@@ -2,6 +2,7 @@
 // pipeline of a config; `zkpipe bench` runs one workload under several configs side by side.
 // Exit codes: 0 success, 1 a proof or run failed, 2 bad usage or input.
 #include <exception>
+#include <new>
 
 #include <fmt/core.h>
 
@@ -9,7 +10,7 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"zkpipe: pipelined Groth16 proving of storage proofs (PoRep, SnapDeals)"};
-  app.set_version_flag("--version", "zkpipe 0.1.0 (plugin ABI 1.0)");
+  app.set_version_flag("--version", "zkpipe 0.1.0 (plugin ABI 1.1)");
   app.require_subcommand(1);
   int exit_code = 0;
   zkpipe::cli::add_prove(app, &exit_code);
@@ -19,6 +20,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
+  } catch (const std::bad_alloc& e) {
+    fmt::print(stderr, "zkpipe: RESOURCE_EXHAUSTED: out of memory ({})\n", e.what());
+    return 1;
   } catch (const std::exception& e) {
     fmt::print(stderr, "zkpipe: internal error: {}\n", e.what());
     return 1;

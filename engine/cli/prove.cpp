@@ -1,18 +1,23 @@
 // `zkpipe prove --config CONFIG --proof TYPE --input REQUEST [--out PROOF]`: one request through
 // the pipeline of a config: parse and check, params (loaded, or made when the config allows),
 // synthesis, prove_start, prove_finish, batch verification; then the timing table and summary,
-// and the proof (partitions x 192 bytes, partition order) written only when it verified.
+// and the proof (partitions x 192 bytes, in the request's order) written only when it verified,
+// with PROOF.json beside it naming each proof's partition by its index in the sector
+// (tools/proof_layout.h); --snarkjs files are named by that index too.
 // Thread-safety: main thread (plus the signal watcher).
 #include <chrono>
 #include <filesystem>
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include "cli.h"
 #include "file_io.h"
+#include "proof_layout.h"
 #include "run_summary.h"
 #include "zkpipe/groth16/params_file.h"
 #include "zkpipe/groth16/snarkjs.h"
+#include "zkpipe/output_file.h"
 
 namespace zkpipe::cli {
 namespace {
@@ -27,25 +32,24 @@ int fail(const Status& s) {
   return exit_code_for(s);
 }
 
-// proof_K.json and public_K.json per partition and the verification key, as snarkjs reads them
-// (an independent verifier: `snarkjs groth16 verify`).
+// proof_K.json and public_K.json per partition (K: its index in the sector) and the verification
+// key, as snarkjs reads them (an independent verifier: `snarkjs groth16 verify`).
 Status write_snarkjs(const std::string& dir, const Config& config, const pipeline::JobResult& r) {
   const std::string params =
       (std::filesystem::path(config.params.dir) / (r.circuit_id + ".params")).string();
   ZKP_ASSIGN_OR_RETURN(groth16::ProvingKey pk,
                        groth16::load_params(params, groth16::ParamsLoadOptions::trusted()));
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return invalid_argument("--snarkjs " + dir + ": " + ec.message());
+  ZKP_RETURN_IF_ERROR(check_output_dir(dir, "--snarkjs"));
   ZKP_RETURN_IF_ERROR(
       tool::write_file(dir + "/verification_key.json", groth16::export_snarkjs_vk(pk.vk)));
   for (size_t p = 0; p < r.partitions.size(); ++p) {
     ZKP_ASSIGN_OR_RETURN(
         groth16::Proof proof,
         groth16::decode_proof(r.proof.data() + p * groth16::kProofBytes, groth16::kProofBytes));
-    ZKP_RETURN_IF_ERROR(tool::write_file(fmt::format("{}/proof_{}.json", dir, p),
+    const uint32_t k = r.partition_indices[p];
+    ZKP_RETURN_IF_ERROR(tool::write_file(fmt::format("{}/proof_{}.json", dir, k),
                                          groth16::export_snarkjs_proof(proof)));
-    ZKP_RETURN_IF_ERROR(tool::write_file(fmt::format("{}/public_{}.json", dir, p),
+    ZKP_RETURN_IF_ERROR(tool::write_file(fmt::format("{}/public_{}.json", dir, k),
                                          groth16::export_snarkjs_public(r.public_inputs[p])));
   }
   return ok_status();
@@ -61,6 +65,21 @@ int run_prove(const ProveOptions& o) {
   if (!config.ok()) return fail(config.status());
   Result<std::string> input = tool::read_file(o.input);
   if (!input.ok()) return fail(input.status().with_context("--input"));
+  // Every output is checked before any work: a proof is never made only to be lost.
+  for (const auto& [option, path] : {std::pair{"--out", &o.out},
+                                     {"--trace", &o.trace},
+                                     {"--status", &o.status},
+                                     {"--metrics", &o.metrics}}) {
+    if (path->empty()) continue;
+    if (Status s = check_output_path(*path, option); !s.ok()) return fail(s);
+  }
+  if (!o.out.empty()) {  // its layout sidecar
+    const std::string layout = o.out + std::string(tool::kProofLayoutSuffix);
+    if (Status s = check_output_path(layout, "--out"); !s.ok()) return fail(s);
+  }
+  if (!o.snarkjs.empty()) {
+    if (Status s = check_output_dir(o.snarkjs, "--snarkjs"); !s.ok()) return fail(s);
+  }
   SignalWatcher signals;
   Result<std::unique_ptr<pipeline::Engine>> engine = pipeline::Engine::create(*config);
   if (!engine.ok()) return fail(engine.status());
@@ -104,12 +123,22 @@ int run_prove(const ProveOptions& o) {
     if (Status s = tool::write_file(o.out, std::span<const uint8_t>(result->proof)); !s.ok()) {
       return fail(s);
     }
-    fmt::print("proof: {} ({} partition(s) x 192 bytes, verified)\n", o.out,
-               result->partitions.size());
+    const std::string layout = o.out + std::string(tool::kProofLayoutSuffix);
+    if (Status s =
+            tool::write_file(layout, tool::proof_layout_json(result->proof_type, result->circuit_id,
+                                                             result->partition_indices));
+        !s.ok()) {
+      return fail(s);
+    }
+    fmt::print("proof: {} ({} partition(s) x 192 bytes, verified; sector partitions {}: {})\n",
+               o.out, result->partitions.size(), fmt::join(result->partition_indices, ","), layout);
   }
   if (!o.snarkjs.empty()) {
     if (Status s = write_snarkjs(o.snarkjs, *config, *result); !s.ok()) return fail(s);
-    fmt::print("snarkjs: {}/verification_key.json, proof_K.json, public_K.json\n", o.snarkjs);
+    fmt::print(
+        "snarkjs: {}/verification_key.json, proof_K.json, public_K.json for K = {} (the sector "
+        "index)\n",
+        o.snarkjs, fmt::join(result->partition_indices, ", "));
   }
   return 0;
 }

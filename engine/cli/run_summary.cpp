@@ -107,8 +107,9 @@ std::string timing_table(const pipeline::JobResult& r) {
     out += fmt::format(
         "{:>4} {:>6} {:>3} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} "
         "{:>9.1f} {:>9.1f} {:>8.3f}\n",
-        p, t.device, t.attempts, t.queue_wait, t.srs_wait, t.reserve_wait, t.synthesis,
-        t.ready_wait, t.prove_start, t.ntt, t.msm, t.prove_finish, t.lock_wait);
+        p < r.partition_indices.size() ? r.partition_indices[p] : p, t.device, t.attempts,
+        t.queue_wait, t.srs_wait, t.reserve_wait, t.synthesis, t.ready_wait, t.prove_start, t.ntt,
+        t.msm, t.prove_finish, t.lock_wait);
   }
   out += fmt::format(
       "(ms; queue: waiting for a synthesis worker, params: loading/making params, memory: "

@@ -32,7 +32,8 @@ struct RunSummary {
 RunSummary summarize_run(const pipeline::Engine& engine, const std::string& config,
                          const std::vector<pipeline::JobResult>& results, double wall_s);
 
-// Per partition: device, attempts and milliseconds per step; then the job's verify and wall.
+// Per partition (named by its index in the sector): device, attempts and milliseconds per step;
+// then the job's verify and wall.
 std::string timing_table(const pipeline::JobResult& r);
 // The summary lines under it.
 std::string summary_text(const RunSummary& s);

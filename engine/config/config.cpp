@@ -43,7 +43,7 @@ bool is_plugin_name(std::string_view name) {
 Result<std::string> plugin_name(const YamlReader& r, const Field& f, std::string_view expected) {
   ZKP_ASSIGN_OR_RETURN(std::string name, r.scalar(f, expected));
   if (!is_plugin_name(name)) {
-    return r.error(f, "invalid plugin name '" + name +
+    return r.error(f, "invalid plugin name '" + echo_value(name) +
                           "' (use lowercase letters, digits and '_', e.g. pinned_pool)");
   }
   return name;
@@ -70,7 +70,7 @@ Result<std::optional<uint64_t>> positive_size(const YamlReader& r, const Field& 
     }
     return r.error(f, message);
   }
-  if (*size == 0) return r.error(f, "must be greater than 0, got '" + text + "'");
+  if (*size == 0) return r.error(f, "must be greater than 0, got '" + echo_value(text) + "'");
   return std::optional<uint64_t>(*size);
 }
 
@@ -82,7 +82,7 @@ Result<std::string> resolve_dir(const YamlReader& r, const Field& f,
   if (dir.is_relative()) dir = base / dir;
   std::error_code ec;
   dir = std::filesystem::absolute(dir, ec).lexically_normal();
-  if (ec) return r.error(f, "cannot resolve '" + text + "': " + ec.message());
+  if (ec) return r.error(f, "cannot resolve '" + echo_value(text) + "': " + ec.message());
   if (!dir.has_filename() && dir.has_relative_path()) dir = dir.parent_path();  // "a/b/" -> "a/b"
   return dir.string();
 }
@@ -245,8 +245,9 @@ Result<Config> parse_config(std::string_view yaml_text, const std::string& name,
 
 Result<Config> load_config(const std::string& path) {
   const auto cannot_read = [&path](int err) {
-    return not_found("cannot read config '" + path +
-                     "': " + std::error_code(err, std::generic_category()).message());
+    // A symlink loop is a bad path, not a missing file.
+    std::string m = "cannot read config '" + path + "': " + errno_message(err);
+    return err == ELOOP ? invalid_argument(std::move(m)) : not_found(std::move(m));
   };
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return cannot_read(errno);

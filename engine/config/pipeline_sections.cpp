@@ -27,7 +27,7 @@ Status parse_compute(const YamlReader& r, const Field& section, ComputeConfig& c
       ZKP_ASSIGN_OR_RETURN(std::string d, r.scalar(item, "a CUDA device index or UUID"));
       if (d.empty()) return r.error(item, "a device is an index (0, 1, ...) or a UUID (GPU-...)");
       for (const std::string& seen : compute.devices) {
-        if (seen == d) return r.error(item, "device '" + d + "' is listed twice");
+        if (seen == d) return r.error(item, "device '" + echo_value(d) + "' is listed twice");
       }
       compute.devices.push_back(std::move(d));
     }

@@ -44,7 +44,7 @@ bool is_digit(char c) {
 }
 
 std::string quoted(std::string_view text) {
-  return "'" + std::string(text) + "'";
+  return "'" + echo_value(text) + "'";
 }
 
 // "<digits>[.<digits>]" then an optional single space, then the unit text (possibly empty).

@@ -4,7 +4,10 @@
 // those gaps. Thread-safety: no shared state; a YamlReader is read-only.
 #include "yaml_strict.h"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <map>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -13,6 +16,43 @@ namespace {
 
 // yaml-cpp tags: "?" for a plain scalar, "!" for a quoted one, the full tag when explicit.
 constexpr std::string_view kPlainTag = "?";
+
+// More levels of maps and lists than any config has, and far fewer than yaml-cpp's recursive
+// parser (a few stack frames per level) can take.
+constexpr int kMaxDepth = 64;
+
+struct TooDeep {
+  YAML::Mark mark;  // of the first collection beyond kMaxDepth
+};
+
+// Follows the nesting of maps and lists as the parser reports it and stops the parse (throws)
+// at the first collection beyond kMaxDepth: the parser announces a collection before it recurses
+// into it, so a 10,000-level document never recurses deeper than kMaxDepth.
+class DepthCheck final : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    enter(mark);
+  }
+  void OnSequenceEnd() override { --depth_; }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    enter(mark);
+  }
+  void OnMapEnd() override { --depth_; }
+
+ private:
+  void enter(const YAML::Mark& mark) {
+    if (++depth_ > kMaxDepth) throw TooDeep{mark};
+  }
+  int depth_ = 0;
+};
 
 bool has_position(const YAML::Mark& mark) {
   return mark.line >= 0 && mark.column >= 0;
@@ -26,7 +66,7 @@ std::string describe(const YAML::Node& node) {
     case YAML::NodeType::Sequence:
       return "a list";
     case YAML::NodeType::Scalar:
-      return "'" + node.Scalar() + "'";
+      return "'" + echo_value(node.Scalar()) + "'";
     case YAML::NodeType::Null:
     case YAML::NodeType::Undefined:
       break;
@@ -77,7 +117,7 @@ SourceLocation YamlReader::location(const YAML::Mark& mark) const {
 Status YamlReader::error_at(const YAML::Mark& mark, std::string_view path,
                             std::string_view message) const {
   std::string text = location(mark).to_string() + ": ";
-  if (!path.empty()) text += std::string(path) + ": ";
+  if (!path.empty()) text += echo_value(path) + ": ";
   text += message;
   return invalid_argument(std::move(text));
 }
@@ -85,9 +125,18 @@ Status YamlReader::error_at(const YAML::Mark& mark, std::string_view path,
 Result<Field> YamlReader::load_root(std::string_view text) const {
   std::vector<YAML::Node> docs;
   try {
+    std::istringstream in{std::string(text)};
+    YAML::Parser parser(in);
+    DepthCheck depth;  // a first pass that builds nothing, so the load below never goes deep
+    while (parser.HandleNextDocument(depth)) {
+    }
     docs = YAML::LoadAll(std::string(text));
+  } catch (const TooDeep& e) {
+    return error_at(
+        e.mark, "",
+        "nesting too deep: more than " + std::to_string(kMaxDepth) + " levels of maps and lists");
   } catch (const YAML::Exception& e) {
-    return error_at(e.mark, "", "invalid YAML: " + e.msg);
+    return error_at(e.mark, "", "invalid YAML: " + echo_value(e.msg));
   }
   if (docs.size() > 1) {
     return error_at(docs[1].Mark(), "", "a second YAML document; a config holds exactly one");
@@ -129,16 +178,17 @@ Result<std::vector<Field>> YamlReader::map_fields(
     for (std::string_view a : allowed) known = known || a == name;
     if (!known) {
       const std::string where = map.path.empty() ? "at the top level" : "in '" + map.path + "'";
-      return error_at(
-          key_mark, path,
-          "unknown key '" + name + "' (allowed " + where + ": " + join_or(allowed) + ")");
+      return error_at(key_mark, path,
+                      "unknown key '" + echo_value(name) + "' (allowed " + where + ": " +
+                          join_or(allowed) + ")");
     }
     const auto [first, inserted] = seen.emplace(name, key_mark);
     if (!inserted) {
       const SourceLocation loc = location(first->second);
       return error_at(key_mark, path,
-                      "duplicate key '" + name + "' (first at line " + std::to_string(loc.line) +
-                          ", column " + std::to_string(loc.column) + ")");
+                      "duplicate key '" + echo_value(name) + "' (first at line " +
+                          std::to_string(loc.line) + ", column " + std::to_string(loc.column) +
+                          ")");
     }
     fields.push_back(make_field(key, it->second, map));
   }
@@ -171,8 +221,8 @@ Result<uint64_t> YamlReader::integer(const Field& field, uint64_t min, uint64_t 
   const std::string range = "an integer from " + std::to_string(min) + " to " + std::to_string(max);
   ZKP_ASSIGN_OR_RETURN(const std::string text, scalar(field, range));
   if (field.node.Tag() != kPlainTag) {
-    return error(field,
-                 "expected " + range + ", got the string '" + text + "' (remove the quotes)");
+    return error(field, "expected " + range + ", got the string '" + echo_value(text) +
+                            "' (remove the quotes)");
   }
   bool digits = !text.empty();
   uint64_t value = 0;
@@ -187,7 +237,7 @@ Result<uint64_t> YamlReader::integer(const Field& field, uint64_t min, uint64_t 
     if (!overflow) value = value * 10 + d;
   }
   if (!digits || overflow || value < min || value > max) {
-    return error(field, "expected " + range + ", got '" + text + "'");
+    return error(field, "expected " + range + ", got '" + echo_value(text) + "'");
   }
   return value;
 }
@@ -198,7 +248,7 @@ Result<bool> YamlReader::boolean(const Field& field) const {
     if (text == "true" || text == "True" || text == "TRUE") return true;
     if (text == "false" || text == "False" || text == "FALSE") return false;
   }
-  return error(field, "expected true or false, got '" + text + "'");
+  return error(field, "expected true or false, got '" + echo_value(text) + "'");
 }
 
 Result<std::string> YamlReader::choice(const Field& field,
@@ -207,7 +257,7 @@ Result<std::string> YamlReader::choice(const Field& field,
   for (std::string_view option : options) {
     if (option == text) return text;
   }
-  return error(field, "unknown value '" + text + "' (use " + join_or(options) + ")");
+  return error(field, "unknown value '" + echo_value(text) + "' (use " + join_or(options) + ")");
 }
 
 }  // namespace zkpipe::config_detail

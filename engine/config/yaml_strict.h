@@ -1,7 +1,9 @@
 // yaml_strict.h: private to engine/config. Strict, typed reading of a yaml-cpp tree for the
 // config loader: one document, plain-string keys, no unknown or duplicate keys, no implicit
-// conversions ("yes" is not a bool, "1" in quotes is not an integer). Every error is
-// INVALID_ARGUMENT "<file>:<line>:<column>: <key path>: <what is wrong>" with 1-based positions.
+// conversions ("yes" is not a bool, "1" in quotes is not an integer), at most 64 levels of maps
+// and lists ("nesting too deep", checked before yaml-cpp's recursive parser can go deeper).
+// Every error is INVALID_ARGUMENT "<file>:<line>:<column>: <key path>: <what is wrong>" with
+// 1-based positions; a quoted value is cut to its first 100 bytes (echo_value in status.h).
 // Thread-safety: a YamlReader is immutable after construction; use one per parse.
 #pragma once
 

@@ -2,6 +2,7 @@
 // cache, workers), submit (parse once by the plugin, duplicate request ids), wait, cancel,
 // drain, shutdown. The worker loops are in workers.cpp, reports in report.cpp.
 // Thread-safety: see engine_impl.h.
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -153,7 +154,12 @@ Result<const zkp_proof_type*> Engine::Impl::proof_type(const std::string& name) 
 }
 
 Result<uint64_t> Engine::submit(JobRequest request) {
-  Impl& m = *impl_;
+  const std::string what = request.input_name.empty() ? "request" : request.input_name;
+  return guarded(what + ": submit", [&] { return impl_->submit(std::move(request)); });
+}
+
+Result<uint64_t> Engine::Impl::submit(JobRequest request) {
+  Impl& m = *this;
   const std::string what = !request.input_name.empty()   ? request.input_name
                            : !request.request_id.empty() ? "request " + request.request_id
                                                          : "request";
@@ -189,6 +195,9 @@ Result<uint64_t> Engine::submit(JobRequest request) {
   job->info.struct_size = sizeof job->info;
   ZKP_RETURN_IF_ERROR(plugin_status(
       type->info(plugin->handle, &job->info, {message, sizeof message}), message, what));
+  ZKP_ASSIGN_OR_RETURN(job->indices,
+                       partition_indices(type, plugin->handle, job->info.partitions, what));
+  job->result.partition_indices = job->indices;
   job->type_name = request.proof_type;
   job->input_name = what;
   job->request_id = request.request_id;
@@ -207,8 +216,9 @@ Result<uint64_t> Engine::submit(JobRequest request) {
                               ", more than the whole memory budget of " +
                               format_bytes(m.budget->total()) + " (pipeline.budget)");
   }
-  spdlog::info("{}: parsed in {:.1f} ms: {} partition(s) of {} ({} constraints)", what,
-               ms_between(t0, steady_ns()), info.partitions, info.circuit_id, info.num_constraints);
+  spdlog::info("{}: parsed in {:.1f} ms: {} partition(s) of {} ({} constraints), sector index {}",
+               what, ms_between(t0, steady_ns()), info.partitions, info.circuit_id,
+               info.num_constraints, fmt::join(job->indices, ","));
   const uint32_t parts = info.partitions;
   job->parts.assign(parts, PartState::kQueued);
   job->proofs.resize(parts);

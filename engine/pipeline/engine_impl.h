@@ -11,8 +11,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <set>
+#include <stdexcept>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <tuple>
 #include <vector>
@@ -24,6 +27,31 @@
 #include "zkpipe/plugin.h"
 
 namespace zkpipe::pipeline {
+
+// Runs `fn` (returning Status or Result<T>) so that no worker thread dies of an exception: an
+// allocation failure anywhere inside becomes RESOURCE_EXHAUSTED "<what>: out of memory (...)", any
+// other exception INTERNAL naming it. `what` says what was being done and, where known, how much
+// it needed.
+template <typename F>
+auto guarded(const std::string& what, F&& fn) -> decltype(fn()) {
+  try {
+    return fn();
+  } catch (const std::bad_alloc& e) {
+    return resource_exhausted(what + ": out of memory (" + e.what() + ")");
+  } catch (const std::length_error& e) {
+    return resource_exhausted(what + ": out of memory (" + e.what() + ")");
+  } catch (const std::system_error& e) {  // e.g. no thread could be started (EAGAIN, ENOMEM)
+    if (e.code() == std::errc::resource_unavailable_try_again ||
+        e.code() == std::errc::not_enough_memory) {
+      return resource_exhausted(what + ": out of resources (" + e.what() + ")");
+    }
+    return internal_error(what + ": unexpected exception: " + e.what());
+  } catch (const std::exception& e) {
+    return internal_error(what + ": unexpected exception: " + e.what());
+  } catch (...) {
+    return internal_error(what + ": unexpected exception");
+  }
+}
 
 // A parsed request inside its plugin; destroyed by that plugin when the last user drops it.
 struct PluginJob {
@@ -50,6 +78,10 @@ struct Job {
   std::string request_id, type_name, input_name;
   std::array<uint8_t, 32> input_hash{};
   zkp_job_info info{};
+  // Immutable after submit: the index in its sector of each partition (by position, the queue
+  // key's `partition`); logs, traces and the result name a partition by it.
+  std::vector<uint32_t> indices;
+  int32_t label(uint32_t position) const { return static_cast<int32_t>(indices[position]); }
   uint64_t domain_size = 0;
   uint64_t abc_bytes = 0, rest_bytes = 0;  // per partition working set, two phases
   Priority priority = Priority::kNormal;
@@ -132,6 +164,7 @@ struct Engine::Impl {
 
   // ---- engine.cpp
   Result<const zkp_proof_type*> proof_type(const std::string& name);
+  Result<uint64_t> submit(JobRequest request);  // Engine::submit, inside guarded()
   void start_workers();
   void stop();
 

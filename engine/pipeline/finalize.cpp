@@ -31,13 +31,15 @@ void Engine::Impl::finalizer_loop(size_t worker) {
       lock.lock();
       continue;
     }
-    worker_state[track] = fmt::format("prove_finish job {} partition {}", job->id, key.partition);
+    worker_state[track] =
+        fmt::format("prove_finish job {} partition {}", job->id, job->label(key.partition));
     lock.unlock();
     const int64_t t0 = trace.now_ns();
-    Result<groth16::Proof> proof =
-        compute->prove_finish(std::move(work->pending), groth16::ProverRandomness::secure());
+    Result<groth16::Proof> proof = guarded("prove_finish", [&] {
+      return compute->prove_finish(std::move(work->pending), groth16::ProverRandomness::secure());
+    });
     const int64_t t1 = trace.now_ns();
-    trace.add({track, "prove_finish", t0, t1, job->id, int32_t(key.partition), true});
+    trace.add({track, "prove_finish", t0, t1, job->id, job->label(key.partition), true});
     work->witness.reset();  // phase two: the rest of the working set goes now
     work->rest_reservation.release();
     work->timing.prove_finish = ms_between(t0, t1);
@@ -87,14 +89,15 @@ void Engine::Impl::finalize_job(const std::shared_ptr<Job>& job, const std::stri
         plugin->type->public_inputs(plugin->handle, p, reinterpret_cast<zkp_fr*>(inputs[p].data()),
                                     inputs[p].size(), {message, sizeof message});
     if (rc != ZKP_OK) {
-      status =
-          Status(static_cast<Code>(rc), fmt::format("partition {}: public inputs: {}", p, message));
+      status = Status(static_cast<Code>(rc),
+                      fmt::format("partition {}: public inputs: {}", job->label(p), message));
     }
   }
   std::vector<uint32_t> bad;
   if (status.ok()) {
-    Result<bool> batch =
-        groth16::verify_batch(*params->pvk, proofs, inputs, config.compute.threads);
+    Result<bool> batch = guarded(fmt::format("job {}: batch verification", job->id), [&] {
+      return groth16::verify_batch(*params->pvk, proofs, inputs, config.compute.threads);
+    });
     if (!batch.ok()) {
       status = batch.status();
     } else if (!*batch) {
@@ -103,6 +106,11 @@ void Engine::Impl::finalize_job(const std::shared_ptr<Job>& job, const std::stri
         if (!one.ok() || !*one) bad.push_back(p);
       }
       if (bad.empty()) status = internal_error("the batch of partition proofs does not verify");
+      // Params trusted on their stamp's word may have rotted since: check them once, and when
+      // they are corrupt, fail the job naming the part instead of retrying in vain.
+      if (params->trusted_by_stamp.exchange(false)) {
+        if (Status corrupt = srs->recheck(params->circuit_id); !corrupt.ok()) status = corrupt;
+      }
     }
   }
   params.reset();  // before the job ends: a waiter may evict the params at once

@@ -42,14 +42,14 @@ void Engine::Impl::log_gpu_timing(const PartitionWork& w) const {
       "GPU_TIMING job={} partition={} type={} device={} attempt={} queue_wait_ms={:.1f} "
       "srs_wait_ms={:.1f} reserve_wait_ms={:.1f} synth_ms={:.1f} ready_wait_ms={:.1f} "
       "h2d_ms={:.1f} ntt_ms={:.1f} msm_ms={:.1f} prove_start_ms={:.1f} lock_wait_ms={:.3f}{}",
-      w.job->id, w.partition, w.job->type_name, t.device, t.attempts, t.queue_wait, t.srs_wait,
-      t.reserve_wait, t.synthesis, t.ready_wait, t.h2d, t.ntt, t.msm, t.prove_start, t.lock_wait,
-      h2d);
+      w.job->id, w.job->label(w.partition), w.job->type_name, t.device, t.attempts, t.queue_wait,
+      t.srs_wait, t.reserve_wait, t.synthesis, t.ready_wait, t.h2d, t.ntt, t.msm, t.prove_start,
+      t.lock_wait, h2d);
 }
 
 void Engine::Impl::log_fin_timing(const PartitionWork& w) const {
   spdlog::info("FIN_TIMING job={} partition={} type={} prove_finish_ms={:.1f}", w.job->id,
-               w.partition, w.job->type_name, w.timing.prove_finish);
+               w.job->label(w.partition), w.job->type_name, w.timing.prove_finish);
 }
 
 void Engine::Impl::log_job_timing(const JobResult& r, double trim_ms) const {
@@ -69,7 +69,7 @@ nlohmann::json Engine::Impl::status_json() const {
   for (const auto& [id, job] : jobs) {
     json parts = json::array();
     for (uint32_t p = 0; p < job->parts.size(); ++p) {
-      parts.push_back({{"partition", p},
+      parts.push_back({{"partition", job->label(p)},
                        {"state", part_state_name(job->parts[p])},
                        {"attempts", job->timings[p].attempts}});
     }

@@ -5,14 +5,16 @@
 
 #include <spdlog/spdlog.h>
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <vector>
 
+#include "engine_impl.h"
+#include "params_files.h"
 #include "zkpipe/groth16/params_file.h"
 #include "zkpipe/groth16/setup.h"
 #include "zkpipe/units.h"
@@ -30,10 +32,17 @@ struct SrsCache::Entry {
   std::shared_ptr<Srs> hot;
   Reservation reservation;
   std::optional<ProvingKey> warm;  // the mapped file, validated once
+  bool trusted_by_stamp = false;   // warm was opened on the stamp's word, not a full check
   uint64_t last_use = 0;
 };
 
 namespace {
+
+Status missing_params(const std::string& id, const std::string& path) {
+  return not_found("no params for circuit " + id + ": " + path +
+                   " does not exist (set params.missing: setup in the config to make them by "
+                   "the seeded development setup, or copy them there)");
+}
 
 uint64_t query_bytes(const ProvingKey& pk) {
   return (pk.h_query.size() + pk.l_query.size() + pk.a_query.size() + pk.b_g1_query.size()) *
@@ -71,37 +80,6 @@ ProvingKey hot_copy(const ProvingKey& warm, Buffer buffer) {
   return pk;
 }
 
-// A params file passes the full check (every point on the curve and in the subgroup: ~40 s for a
-// 300k-constraint circuit on 2 cores) once; PATH.validated then records its size and mtime, and
-// later opens of the unchanged file check its structure only. Any change to the file (size or
-// mtime) means a full check again.
-std::string file_stamp(const std::string& path) {
-  std::error_code ec;
-  const auto size = fs::file_size(path, ec);
-  if (ec) return "";
-  const auto mtime = fs::last_write_time(path, ec);
-  if (ec) return "";
-  return std::to_string(size) + " " + std::to_string(mtime.time_since_epoch().count()) + "\n";
-}
-
-bool stamp_matches(const std::string& path) {
-  std::ifstream in(path + ".validated");
-  std::string recorded((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::string now = file_stamp(path);
-  return !now.empty() && recorded == now;
-}
-
-void write_stamp(const std::string& path) {
-  const std::string tmp = path + ".validated.tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << file_stamp(path);
-    if (!out) return;  // no stamp: the next open checks fully again
-  }
-  std::error_code ec;
-  fs::rename(tmp, path + ".validated", ec);
-}
-
 }  // namespace
 
 SrsCache::SrsCache(ParamsConfig config, MemoryBudget& budget, AllocateFn allocate, unsigned threads)
@@ -116,10 +94,23 @@ std::string SrsCache::params_path(const std::string& id) const {
   return (fs::path(config_.dir) / (id + ".params")).string();
 }
 
-Result<ProvingKey> SrsCache::open_warm(const std::string& id, const RecordFn* record, bool& made) {
+// A params file passes the full check (every point on the curve and in the subgroup: ~40 s for a
+// 300k-constraint circuit on 2 cores) once; PATH.validated then records params_stamp (inode,
+// size, mtime and ctime in ns, the section table's checksum), and later opens of the unchanged
+// file check its structure only. Making, checking and stamping happen under PATH.lock, so of
+// several processes one makes or checks the params and the others wait and then use them.
+Result<ProvingKey> SrsCache::open_warm(const std::string& id, const RecordFn* record, bool& made,
+                                       bool& trusted) {
   const std::string path = params_path(id);
-  if (fs::exists(path)) {
+  const bool can_make = config_.setup_when_missing && record != nullptr;
+  if (!fs::exists(path) && !can_make) return missing_params(id, path);
+  std::error_code ec;
+  fs::create_directories(config_.dir, ec);
+  if (ec) return unavailable("params.dir: cannot create " + config_.dir + ": " + ec.message());
+  ZKP_ASSIGN_OR_RETURN(ParamsLock lock, ParamsLock::acquire(path));
+  if (fs::exists(path)) {  // perhaps made by another process while we waited
     if (stamp_matches(path)) {
+      trusted = true;
       return groth16::load_params(path, groth16::ParamsLoadOptions::trusted());
     }
     groth16::ParamsLoadOptions o;
@@ -129,25 +120,62 @@ Result<ProvingKey> SrsCache::open_warm(const std::string& id, const RecordFn* re
     write_stamp(path);
     return pk;
   }
-  if (!config_.setup_when_missing || record == nullptr) {
-    return not_found("no params for circuit " + id + ": " + path +
-                     " does not exist (set params.missing: setup in the config to make them by "
-                     "the seeded development setup, or copy them there)");
-  }
+  if (!can_make) return missing_params(id, path);
   ZKP_ASSIGN_OR_RETURN(groth16::R1cs r1cs, (*record)());
   spdlog::warn("params: making {} for circuit {} by the {}", path, id, groth16::kNotACeremony);
   groth16::SetupOptions so;
   so.threads = threads_;
+  const uint64_t wires = uint64_t{r1cs.num_inputs} + r1cs.num_aux;
+  const uint64_t key_bytes =
+      (r1cs.domain_size() + r1cs.num_aux + 2 * wires) * sizeof(G1Affine) + wires * sizeof(G2Affine);
   ZKP_ASSIGN_OR_RETURN(
-      ProvingKey pk, groth16::setup(r1cs, groth16::ToxicWaste::from_seed(config_.setup_seed), so));
-  std::error_code ec;
-  fs::create_directories(config_.dir, ec);
-  if (ec) return unavailable("params.dir: cannot create " + config_.dir + ": " + ec.message());
+      ProvingKey pk,
+      guarded(fmt::format("params: the setup of circuit {} (domain {}) needs about {} for its "
+                          "proving key",
+                          id, r1cs.domain_size(), format_bytes(key_bytes)),
+              [&] {
+                return groth16::setup(r1cs, groth16::ToxicWaste::from_seed(config_.setup_seed), so);
+              }));
   ZKP_RETURN_IF_ERROR(groth16::write_r1cs_cache(path + ".csr", r1cs));
   ZKP_RETURN_IF_ERROR(groth16::write_params(path, pk));
   made = true;
   write_stamp(path);
   return groth16::load_params(path, groth16::ParamsLoadOptions::trusted());
+}
+
+Status SrsCache::recheck(const std::string& id) {
+  const std::string path = params_path(id);
+  spdlog::warn(
+      "params: proofs made with {} (trusted by its .validated stamp) do not verify; "
+      "checking every point of it again",
+      path);
+  groth16::ParamsLoadOptions o;
+  o.threads = threads_;
+  const Status full = guarded("params: the check of " + path, [&] {
+                        return groth16::load_params(path, o);
+                      }).status();
+  if (full.ok()) return ok_status();  // the params are sound: the fault is elsewhere
+  drop_stamp(path);
+  std::shared_ptr<Srs> dropped;
+  Reservation reservation;
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = entries_.find(id); it != entries_.end()) {
+      Entry& e = *it->second;
+      e.warm.reset();
+      if (e.state == Entry::State::kHot) {
+        dropped = std::move(e.hot);
+        reservation = std::move(e.reservation);
+        e.state = Entry::State::kAbsent;
+        ++counters_.evictions;
+      }
+    }
+  }
+  return failed_precondition(
+      fmt::format("params {} are corrupt ({}); they were trusted by their .validated stamp, "
+                  "which is now dropped: replace the file, or remove it and its .csr to make "
+                  "them again",
+                  path, full.message()));
 }
 
 Result<std::shared_ptr<Srs>> SrsCache::load(const std::string& id, const RecordFn* record,
@@ -157,8 +185,9 @@ Result<std::shared_ptr<Srs>> SrsCache::load(const std::string& id, const RecordF
     std::lock_guard lock(mu_);
     warm = entries_.at(id)->warm;
   }
+  bool trusted = false;
   if (!warm) {
-    ZKP_ASSIGN_OR_RETURN(ProvingKey opened, open_warm(id, record, made));
+    ZKP_ASSIGN_OR_RETURN(ProvingKey opened, open_warm(id, record, made, trusted));
     warm = std::move(opened);
   }
   const std::string csr = params_path(id) + ".csr";
@@ -182,6 +211,8 @@ Result<std::shared_ptr<Srs>> SrsCache::load(const std::string& id, const RecordF
   srs->pvk = std::make_unique<groth16::PreparedVerifyingKey>(srs->pk.vk);
   std::lock_guard lock(mu_);
   Entry& e = *entries_.at(id);
+  e.trusted_by_stamp = e.trusted_by_stamp || trusted;
+  srs->trusted_by_stamp = e.trusted_by_stamp;
   e.warm = std::move(warm);
   e.reservation = std::move(reservation);
   return srs;

@@ -27,7 +27,7 @@ bool retryable(const Status& s) {
 }
 
 std::string part_name(const Job& job, uint32_t p) {
-  return fmt::format("job {} ({}) partition {}", job.id, job.input_name, p);
+  return fmt::format("job {} ({}) partition {}", job.id, job.input_name, job.label(p));
 }
 
 groth16::WitnessView witness_view(const PartitionWork& w) {
@@ -150,7 +150,8 @@ Result<std::unique_ptr<PartitionWork>> Engine::Impl::synthesize(const std::share
           [pj, type] { return record_r1cs(pj->type, pj->handle, "proof type " + type); }, wait));
   int64_t t1 = trace.now_ns();
   w->timing.srs_wait = ms_between(t0, t1);
-  if (t1 - t0 >= kMinWaitSpanNs) trace.add({track, "srs_wait", t0, t1, job->id, int32_t(p), false});
+  if (t1 - t0 >= kMinWaitSpanNs)
+    trace.add({track, "srs_wait", t0, t1, job->id, job->label(p), false});
   const groth16::ProvingKey& pk = w->srs->pk;
   if (pk.num_inputs != info.num_inputs || pk.num_aux != info.num_aux ||
       pk.domain_size != job->domain_size ||
@@ -175,7 +176,7 @@ Result<std::unique_ptr<PartitionWork>> Engine::Impl::synthesize(const std::share
   t0 = trace.now_ns();
   w->timing.reserve_wait = ms_between(t1, t0);
   if (t0 - t1 >= kMinWaitSpanNs)
-    trace.add({track, "reserve_wait", t1, t0, job->id, int32_t(p), false});
+    trace.add({track, "reserve_wait", t1, t0, job->id, job->label(p), false});
   const uint64_t wires = uint64_t{info.num_inputs} + info.num_aux;
   Result<Buffer> abc = allocate(job->abc_bytes);
   if (!abc.ok()) return abc.status().with_context(what + ": a/b/c buffer");
@@ -197,7 +198,7 @@ Result<std::unique_ptr<PartitionWork>> Engine::Impl::synthesize(const std::share
                           .with_context(what + ": a/b/c"));
   t1 = trace.now_ns();
   w->timing.synthesis = ms_between(t0, t1);
-  trace.add({track, "synthesis", t0, t1, job->id, int32_t(p), true});
+  trace.add({track, "synthesis", t0, t1, job->id, job->label(p), true});
   return w;
 }
 
@@ -231,13 +232,15 @@ void Engine::Impl::synthesis_loop(size_t worker) {
     const int64_t queued = job->queued_ns[p];
     std::shared_ptr<PluginJob> plugin = job->plugin;
     ++synth_active;
-    worker_state[track] = fmt::format("synthesizing job {} partition {}", job->id, p);
+    worker_state[track] = fmt::format("synthesizing job {} partition {}", job->id, job->label(p));
     lock.unlock();
     const int64_t start = trace.now_ns();
     if (start - queued >= kMinWaitSpanNs) {
-      trace.add({track, "queue_wait", queued, start, job->id, int32_t(p), false});
+      trace.add({track, "queue_wait", queued, start, job->id, job->label(p), false});
     }
-    Result<std::unique_ptr<PartitionWork>> work = synthesize(job, std::move(plugin), p, track);
+    Result<std::unique_ptr<PartitionWork>> work =
+        guarded("synthesis (params, buffers, witness, a/b/c)",
+                [&] { return synthesize(job, std::move(plugin), p, track); });
     double lock_wait = 0;
     lock = lock_timed(&lock_wait);
     --synth_active;
@@ -304,7 +307,8 @@ void Engine::Impl::compute_loop(size_t device, size_t worker) {
       continue;
     }
     job.parts[key.partition] = PartState::kProving;
-    worker_state[track] = fmt::format("prove_start job {} partition {}", job.id, key.partition);
+    worker_state[track] =
+        fmt::format("prove_start job {} partition {}", job.id, job.label(key.partition));
     lock.unlock();
     const int64_t t0 = trace.now_ns();
     PartitionTiming& t = work->timing;
@@ -313,15 +317,20 @@ void Engine::Impl::compute_loop(size_t device, size_t worker) {
     StartStats stats;
     const size_t n = job.domain_size;
     auto* a = static_cast<groth16::Fr*>(work->abc.host());
-    Result<groth16::PendingProof> pending = compute->prove_start(
-        device, work->srs->pk, {witness_view(*work), a, a + n, a + 2 * n, n}, stats);
+    Result<groth16::PendingProof> pending =
+        guarded(fmt::format("{}: prove_start scratch (domain {}: about {} for the NTTs)",
+                            part_name(job, key.partition), n, format_bytes(3 * n * kFrBytes)),
+                [&] {
+                  return compute->prove_start(device, work->srs->pk,
+                                              {witness_view(*work), a, a + n, a + 2 * n, n}, stats);
+                });
     const int64_t t1 = trace.now_ns();
-    trace.add({track, "prove_start", t0, t1, job.id, int32_t(key.partition), true});
-    trace.add({device_track, "prove_start", t0, t1, job.id, int32_t(key.partition), true});
+    trace.add({track, "prove_start", t0, t1, job.id, job.label(key.partition), true});
+    trace.add({device_track, "prove_start", t0, t1, job.id, job.label(key.partition), true});
     if (stats.h2d_bytes > 0) trace.add_bytes("h2d", stats.h2d_bytes);
     if (stats.h2d_ns > 0) {
       trace.add({device_track, "h2d " + stats.h2d_path, t0, t0 + static_cast<int64_t>(stats.h2d_ns),
-                 job.id, int32_t(key.partition), true});
+                 job.id, job.label(key.partition), true});
     }
     work->abc.reset();  // phase one: a/b/c and their reservation go now
     work->abc_reservation.release();

@@ -64,7 +64,7 @@ uint32_t min_struct_size(uint32_t kind) {
     case ZKP_KIND_MEMORY:
       return sizeof(zkp_memory_backend);
     case ZKP_KIND_PROOF_TYPE:
-      return sizeof(zkp_proof_type);
+      return offsetof(zkp_proof_type, partition_index);  // 1.1 appended partition_index
     default:
       return sizeof(zkp_plugin_header);
   }

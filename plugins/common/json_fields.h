@@ -1,12 +1,16 @@
 // plugins/common/json_fields.h: typed reads from the JSON form of vanilla proofs. Every error
-// names the input (`what`) and the JSON path of the key (".partitions[1].challenges[0].data").
+// names the input (`what`) and the JSON path of the key (".partitions[1].challenges[0].data");
+// an object with a key its format does not have is refused (only_keys), as the YAML config is.
 // Field elements are "0x" + 64 hex digits, big-endian canonical.
 // Thread-safety: const methods; reentrant.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -43,6 +47,19 @@ class JsonReader {
 
   Status error(const std::string& path, const std::string& m) const {
     return invalid_argument(what_ + ": " + path + ": " + m);
+  }
+  // `obj` (at `path`, "" for the top level) is an object whose every key is in `allowed`; an
+  // unknown key is named by its path: ".shape.extra: unknown key (allowed: nodes, layers)".
+  Status only_keys(const nlohmann::json& obj, const std::string& path,
+                   std::initializer_list<std::string_view> allowed) const {
+    if (!obj.is_object()) return error(path.empty() ? "." : path, "not an object");
+    for (const auto& item : obj.items()) {
+      if (std::find(allowed.begin(), allowed.end(), item.key()) != allowed.end()) continue;
+      std::string names;
+      for (std::string_view a : allowed) names += (names.empty() ? "" : ", ") + std::string(a);
+      return error(path + "." + echo_value(item.key()), "unknown key (allowed: " + names + ")");
+    }
+    return ok_status();
   }
   Result<const nlohmann::json*> at(const nlohmann::json& obj, const std::string& key,
                                    const std::string& path) const {

@@ -44,6 +44,9 @@ class ProofJob {
   // The circuit with blank values (its shape only), for record mode.
   virtual void synthesize_blank(ConstraintSystem& cs) const = 0;
   virtual std::vector<Fr> public_inputs(uint32_t position) const = 0;
+  // The index in its sector of partition `position` (zkp_proof_type.partition_index); distinct
+  // per job. The default suits a request that always holds partitions 0..N-1 in order.
+  virtual uint32_t partition_index(uint32_t position) const { return position; }
 };
 
 // The counts of a circuit id, computed by `count` (a counting run of the whole circuit, which
@@ -206,6 +209,18 @@ struct ProofTypeEntries {
 
   static void destroy_r1cs(zkp_r1cs* r1cs) { delete r1cs; }
 
+  static zkp_status partition_index(const zkp_job* job, uint32_t partition, uint32_t* index,
+                                    zkp_error err) {
+    return sdk::guard(err, [&]() -> Status {
+      if (job == nullptr || index == nullptr) {
+        return invalid_argument("partition_index: null pointer");
+      }
+      ZKP_RETURN_IF_ERROR(check_partition(*job, partition));
+      *index = job->job->partition_index(partition);
+      return ok_status();
+    });
+  }
+
   static Status check_partition(const zkp_job& job, uint32_t partition) {
     if (partition >= job.job->partitions()) {
       return invalid_argument("partition " + std::to_string(partition) +
@@ -240,4 +255,5 @@ struct ProofTypeEntries {
       ZkpProofTypeEntries::public_inputs,                                                        \
       ZkpProofTypeEntries::record,                                                               \
       ZkpProofTypeEntries::destroy_r1cs,                                                         \
+      ZkpProofTypeEntries::partition_index,                                                      \
   }

@@ -52,7 +52,8 @@ Status validate_shape(const Shape& s, const std::string& what) {
   if (s.expansion_degree > 32) {
     return bad("expansion_degree must be in [0, 32], not " + std::to_string(s.expansion_degree));
   }
-  return validate_partitioning(s.challenges, s.partitions, what);
+  ZKP_RETURN_IF_ERROR(validate_partitioning(s.challenges, s.partitions, what));
+  return check_preset_partitions(s, shape_presets(), what);
 }
 
 const std::vector<Shape>& shape_presets() {

@@ -24,6 +24,7 @@ json column_json(const ColumnOpening& c) {
 
 Status read_column(const JsonReader& r, const json& v, const Shape& shape, const std::string& path,
                    ColumnOpening& c) {
+  ZKP_RETURN_IF_ERROR(r.only_keys(v, path, {"node", "labels", "path"}));
   ZKP_ASSIGN_OR_RETURN(c.node, r.u64(v, "node", path));
   if (c.node >= shape.nodes) return r.error(path + ".node", "outside the sector");
   ZKP_RETURN_IF_ERROR(r.frs(v, "labels", path, shape.layers, c.labels));
@@ -69,12 +70,18 @@ json vanilla_to_json(const VanillaProofs& v) {
 
 Result<VanillaProofs> vanilla_from_json(const json& j, const std::string& what) {
   JsonReader r(what);
+  ZKP_RETURN_IF_ERROR(r.only_keys(j, "",
+                                  {"type", "version", "shape", "challenge_seed", "replica_id",
+                                   "comm_d", "comm_c", "comm_r_last", "comm_r", "partitions"}));
   ZKP_ASSIGN_OR_RETURN(const json* type, r.at(j, "type", ""));
   if (*type != "porep") return r.error(".type", "must be \"porep\"");
   ZKP_ASSIGN_OR_RETURN(uint32_t version, r.u32(j, "version", ""));
   if (version != plugins::kVanillaVersion) return r.error(".version", "unsupported version");
   VanillaProofs v;
   ZKP_ASSIGN_OR_RETURN(const json* shape, r.at(j, "shape", ""));
+  ZKP_RETURN_IF_ERROR(r.only_keys(
+      *shape, ".shape",
+      {"nodes", "layers", "base_degree", "expansion_degree", "challenges", "partitions"}));
   ZKP_ASSIGN_OR_RETURN(v.shape.nodes, r.u64(*shape, "nodes", ".shape"));
   ZKP_ASSIGN_OR_RETURN(v.shape.layers, r.u32(*shape, "layers", ".shape"));
   ZKP_ASSIGN_OR_RETURN(v.shape.base_degree, r.u32(*shape, "base_degree", ".shape"));
@@ -90,8 +97,13 @@ Result<VanillaProofs> vanilla_from_json(const json& j, const std::string& what) 
   ZKP_ASSIGN_OR_RETURN(v.comms.comm_r_last, r.fr(j, "comm_r_last", ""));
   ZKP_ASSIGN_OR_RETURN(v.comms.comm_r, r.fr(j, "comm_r", ""));
   ZKP_ASSIGN_OR_RETURN(const json* parts, r.at(j, "partitions", ""));
-  if (!parts->is_array() || parts->empty() || parts->size() > v.shape.partitions) {
+  if (!parts->is_array() || parts->empty()) {
     return r.error(".partitions", "must be an array of 1 to shape.partitions entries");
+  }
+  if (parts->size() > v.shape.partitions) {
+    return r.error(".partitions", "holds " + std::to_string(parts->size()) +
+                                      " partitions; shape.partitions is " +
+                                      std::to_string(v.shape.partitions));
   }
   const size_t depth_d = gadgets::sha_path_length(v.shape.nodes);
   const size_t path_c = gadgets::poseidon_path_length(v.shape.nodes);
@@ -99,6 +111,7 @@ Result<VanillaProofs> vanilla_from_json(const json& j, const std::string& what) 
     const json& pj = (*parts)[k];
     std::string pp = ".partitions[" + std::to_string(k) + "]";
     PartitionProof part;
+    ZKP_RETURN_IF_ERROR(r.only_keys(pj, pp, {"partition", "challenges"}));
     ZKP_ASSIGN_OR_RETURN(part.partition, r.u32(pj, "partition", pp));
     ZKP_ASSIGN_OR_RETURN(const json* cs, r.at(pj, "challenges", pp));
     if (!cs->is_array() || cs->size() != v.shape.challenges) {
@@ -108,6 +121,9 @@ Result<VanillaProofs> vanilla_from_json(const json& j, const std::string& what) 
       const json& cj = (*cs)[c];
       std::string cp = pp + ".challenges[" + std::to_string(c) + "]";
       ChallengeProof p;
+      ZKP_RETURN_IF_ERROR(r.only_keys(
+          cj, cp,
+          {"challenge", "data", "data_path", "replica", "replica_path", "column", "parents"}));
       ZKP_ASSIGN_OR_RETURN(p.challenge, r.u64(cj, "challenge", cp));
       ZKP_ASSIGN_OR_RETURN(p.data, r.fr(cj, "data", cp));
       ZKP_RETURN_IF_ERROR(r.frs(cj, "data_path", cp, depth_d, p.data_path));

@@ -25,7 +25,8 @@ Status validate_shape(const Shape& s, const std::string& what) {
     return invalid_argument(what + ": h must be in [1, log2(nodes) = " + std::to_string(s.depth()) +
                             "], not " + std::to_string(s.h));
   }
-  return porep::validate_partitioning(s.challenges, s.partitions, what);
+  ZKP_RETURN_IF_ERROR(porep::validate_partitioning(s.challenges, s.partitions, what));
+  return porep::check_preset_partitions(s, shape_presets(), what);
 }
 
 const std::vector<Shape>& shape_presets() {

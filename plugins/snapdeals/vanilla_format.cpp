@@ -135,12 +135,17 @@ json vanilla_to_json(const VanillaProofs& v) {
 
 Result<VanillaProofs> vanilla_from_json(const json& j, const std::string& what) {
   plugins::JsonReader r(what);
+  ZKP_RETURN_IF_ERROR(
+      r.only_keys(j, "",
+                  {"type", "version", "shape", kCommNames[0], kCommNames[1], kCommNames[2],
+                   kCommNames[3], kCommNames[4], kCommNames[5], "partitions"}));
   ZKP_ASSIGN_OR_RETURN(const json* type, r.at(j, "type", ""));
   if (*type != "snapdeals") return r.error(".type", "must be \"snapdeals\"");
   ZKP_ASSIGN_OR_RETURN(uint32_t version, r.u32(j, "version", ""));
   if (version != plugins::kVanillaVersion) return r.error(".version", "unsupported version");
   VanillaProofs v;
   ZKP_ASSIGN_OR_RETURN(const json* shape, r.at(j, "shape", ""));
+  ZKP_RETURN_IF_ERROR(r.only_keys(*shape, ".shape", {"nodes", "h", "challenges", "partitions"}));
   ZKP_ASSIGN_OR_RETURN(v.shape.nodes, r.u64(*shape, "nodes", ".shape"));
   ZKP_ASSIGN_OR_RETURN(v.shape.h, r.u32(*shape, "h", ".shape"));
   ZKP_ASSIGN_OR_RETURN(v.shape.challenges, r.u32(*shape, "challenges", ".shape"));
@@ -151,14 +156,20 @@ Result<VanillaProofs> vanilla_from_json(const json& j, const std::string& what) 
     ZKP_ASSIGN_OR_RETURN(*commitments(v.comms, i), r.fr(j, kCommNames[i], ""));
   }
   ZKP_ASSIGN_OR_RETURN(const json* parts, r.at(j, "partitions", ""));
-  if (!parts->is_array() || parts->empty() || parts->size() > v.shape.partitions) {
+  if (!parts->is_array() || parts->empty()) {
     return r.error(".partitions", "must be an array of 1 to shape.partitions entries");
+  }
+  if (parts->size() > v.shape.partitions) {
+    return r.error(".partitions", "holds " + std::to_string(parts->size()) +
+                                      " partitions; shape.partitions is " +
+                                      std::to_string(v.shape.partitions));
   }
   const size_t path = gadgets::poseidon_path_length(v.shape.nodes);
   for (size_t k = 0; k < parts->size(); ++k) {
     const json& pj = (*parts)[k];
     const std::string pp = ".partitions[" + std::to_string(k) + "]";
     PartitionProof part;
+    ZKP_RETURN_IF_ERROR(r.only_keys(pj, pp, {"partition", "challenges"}));
     ZKP_ASSIGN_OR_RETURN(part.partition, r.u32(pj, "partition", pp));
     ZKP_ASSIGN_OR_RETURN(const json* cs, r.at(pj, "challenges", pp));
     if (!cs->is_array() || cs->size() != v.shape.challenges) {
@@ -168,6 +179,9 @@ Result<VanillaProofs> vanilla_from_json(const json& j, const std::string& what) 
       const json& cj = (*cs)[c];
       const std::string cp = pp + ".challenges[" + std::to_string(c) + "]";
       ChallengeProof p;
+      ZKP_RETURN_IF_ERROR(r.only_keys(cj, cp,
+                                      {"challenge", "data", "data_path", "old_replica", "old_path",
+                                       "new_replica", "new_path"}));
       ZKP_ASSIGN_OR_RETURN(p.challenge, r.u64(cj, "challenge", cp));
       if (p.challenge >= v.shape.nodes) return r.error(cp + ".challenge", "outside the sector");
       ZKP_ASSIGN_OR_RETURN(p.data, r.fr(cj, "data", cp));

@@ -104,7 +104,8 @@ ZKP_PIN(zkp_proof_type, synthesize, 80);
 ZKP_PIN(zkp_proof_type, public_inputs, 88);
 ZKP_PIN(zkp_proof_type, record, 96);
 ZKP_PIN(zkp_proof_type, destroy_r1cs, 104);
-static_assert(sizeof(zkp_proof_type) == 112);
+ZKP_PIN(zkp_proof_type, partition_index, 112);  // 1.1
+static_assert(sizeof(zkp_proof_type) == 120);
 
 using zkpipe::Code;
 static_assert(static_cast<int>(Code::kOk) == ZKP_OK);
@@ -119,6 +120,6 @@ static_assert(static_cast<int>(Code::kAborted) == ZKP_ERR_ABORTED);
 
 TEST_CASE("ABI: version constants are the ones the changelog documents", "[abi]") {
   CHECK(ZKP_ABI_MAJOR == 1);
-  CHECK(ZKP_ABI_MINOR == 0);
+  CHECK(ZKP_ABI_MINOR == 1);
   CHECK(std::string(ZKP_PLUGIN_SYMBOL_NAME) == "zkp_plugin");
 }

@@ -361,6 +361,45 @@ TEST_CASE("Config: load_config of a missing or unreadable file is NOT_FOUND", "[
   CHECK_THAT(dir.status().message(), Catch::EndsWith("': Is a directory"));
 }
 
+TEST_CASE("Config: a config path that is a symlink loop says so", "[config]") {
+  TempDir tmp;
+  const fs::path a = tmp.path / "a.yaml", b = tmp.path / "b.yaml";
+  fs::create_symlink(b, a);
+  fs::create_symlink(a, b);
+  auto r = zkpipe::load_config(a.string());
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().code() == Code::kInvalidArgument);
+  CHECK(r.status().message() == "cannot read config '" + a.string() +
+                                    "': symlink loop (too many levels of symbolic links)");
+}
+
+TEST_CASE("Config: a 3 MB value is quoted as its first 100 bytes and its length", "[config]") {
+  const std::string big(3'000'000, 'y');
+  CHECK(error_of("version: " + big + "\nmemory: {backend: a}\n") ==
+        "t.yaml:1:10: version: expected an integer from 0 to 2147483647, got '" +
+            std::string(100, 'y') + "... (3000000 bytes)'");
+  CHECK(error_of("version: 1\nlog: {level: " + big + "}\nmemory: {backend: a}\n") ==
+        "t.yaml:2:14: log.level: unknown value '" + std::string(100, 'y') +
+            "... (3000000 bytes)' (use trace, debug, info, warn or error)");
+}
+
+// yaml-cpp parses recursively, a few stack frames per level: a 10,000-level document is refused
+// before it is loaded, at the first collection beyond 64 levels.
+TEST_CASE("Config: 10,000 levels of nesting are refused as nesting too deep", "[config]") {
+  const std::string flow =
+      "version: 1\nmemory: {backend: a}\nx: " + std::string(10000, '[') + std::string(10000, ']');
+  // The top-level map is level 1; the 64th '[' (column 4 + 63) opens level 65.
+  CHECK(error_of(flow) == "t.yaml:3:67: nesting too deep: more than 64 levels of maps and lists");
+  std::string block;
+  for (int i = 0; i < 10000; ++i) block += "- ";
+  CHECK(error_of(block + "x\n") ==
+        "t.yaml:1:129: nesting too deep: more than 64 levels of maps and lists");
+  std::string maps = "version: 1\nmemory: {backend: a}\n";
+  for (int i = 0; i < 1000; ++i) maps += std::string(i, ' ') + "k:\n";
+  CHECK_THAT(error_of(maps),
+             Catch::EndsWith(": nesting too deep: more than 64 levels of maps and lists"));
+}
+
 TEST_CASE("SourceLocation: to_string omits unknown parts", "[config]") {
   CHECK(zkpipe::SourceLocation{"configs/cpu.yaml", 3, 5}.to_string() == "configs/cpu.yaml:3:5");
   CHECK(zkpipe::SourceLocation{"configs/cpu.yaml", 3, 0}.to_string() == "configs/cpu.yaml:3");

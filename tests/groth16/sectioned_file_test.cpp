@@ -97,6 +97,10 @@ TEST_CASE("SectionedFile: round trip with 64-byte aligned payloads and checksums
   CHECK_THAT(missing.status().message(), Contains("section type 4") && Contains("missing"));
 }
 
+static size_t dir_entries(const TempDir& dir) {
+  return static_cast<size_t>(std::distance(fs::directory_iterator(dir.path), {}));
+}
+
 TEST_CASE("SectionedFile: the writer only renames a complete file into place", "[groth16]") {
   TempDir dir("zkpipe_sectioned_test");
   const std::string path = dir.file("partial.bin");
@@ -104,12 +108,13 @@ TEST_CASE("SectionedFile: the writer only renames a complete file into place", "
     auto w = SectionedFileWriter::create(path, test_format(), 2);
     REQUIRE(w.ok());
     REQUIRE(w->write_section(1, pattern(10, 1)).ok());
-    CHECK(fs::exists(path + ".tmp"));
+    CHECK(dir_entries(dir) == 1);  // the temporary file, under a unique name
+    CHECK_FALSE(fs::exists(path));
     CHECK_FALSE(w->finish().ok());                          // one section short
     CHECK_FALSE(w->write_section(1, pattern(10, 1)).ok());  // twice
   }
   CHECK_FALSE(fs::exists(path));
-  CHECK_FALSE(fs::exists(path + ".tmp"));
+  CHECK(dir_entries(dir) == 0);
   // A failed rewrite leaves the old file intact.
   write_sample(dir, "partial.bin");
   {

@@ -215,6 +215,18 @@ TEST_CASE("zkey: corrupted keys are refused naming the section and the byte offs
     b[h + 4] ^= 0x02;
     require_refused("curve.zkey", b, "section 2 (Groth16 header)", h + 4);
   }
+  SECTION("gamma2 or delta2 at infinity (all-zero bytes): a degenerate key") {
+    // The header's points follow n8q, q, n8r, r, nVars, nPublic, domainSize (100 bytes):
+    // alpha1 +0, beta1 +96, beta2 +192, gamma2 +384, delta1 +576, delta2 +672.
+    for (size_t at : {size_t{384}, size_t{672}}) {
+      std::vector<uint8_t> b = good;
+      const size_t point = section_begin(b, 2) + 100 + at;
+      std::fill(b.begin() + point, b.begin() + point + 192, 0);
+      require_refused(
+          "degenerate.zkey", b,
+          at == 384 ? "gamma2 is the point at infinity" : "delta2 is the point at infinity", point);
+    }
+  }
   SECTION("a coefficient's signal out of range") {
     std::vector<uint8_t> b = good;
     const size_t c = section_begin(b, 4);

@@ -24,14 +24,16 @@ inline TempDir& scratch() {
   return dir;
 }
 
-// `pipeline` and `compute` are the insides of those sections ("retries: 1").
+// `pipeline` and `compute` are the insides of those sections ("retries: 1"); `params_dir`
+// replaces the shared scratch params directory.
 inline Config test_config(const std::string& pipeline = "",
-                          const std::string& compute = "threads: 1") {
+                          const std::string& compute = "threads: 1",
+                          const std::string& params_dir = "") {
   const std::string yaml = fmt::format(
       "version: 1\nplugin_dirs: [{}, {}]\nlog: {{level: warn}}\nmemory: {{backend: pageable}}\n"
       "params: {{dir: {}, missing: setup}}\ncompute: {{{}}}\npipeline: {{{}}}\n",
-      ZKPIPE_TEST_PLUGIN_DIR, ZKPIPE_TEST_PIPELINE_PLUGIN_DIR, (scratch().path / "params").string(),
-      compute, pipeline);
+      ZKPIPE_TEST_PLUGIN_DIR, ZKPIPE_TEST_PIPELINE_PLUGIN_DIR,
+      params_dir.empty() ? (scratch().path / "params").string() : params_dir, compute, pipeline);
   Result<Config> c = parse_config(yaml, "test.yaml");
   REQUIRE(c.ok());
   return *c;

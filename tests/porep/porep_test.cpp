@@ -209,6 +209,102 @@ TEST_CASE("Porep format: a JSON number beyond a double is refused, not thrown", 
                Catch::Contains("v.json: not valid JSON") && Catch::Contains("number overflow"));
 }
 
+namespace {
+std::string json_message(const nlohmann::json& j) {
+  auto r = vanilla_from_json(j, "v.json");
+  return r.ok() ? std::string("OK") : r.status().message();
+}
+}  // namespace
+
+// Partitions do not change the circuit and nothing in a request derives from their count, so an
+// edited count was proved as given: a preset's circuit must have the preset's partitions.
+TEST_CASE("Porep format: a partition count other than the preset's is refused, naming both",
+          "[porep]") {
+  const nlohmann::json good = vanilla_to_json(tiny_vanilla());
+  for (uint32_t n : {3u, 64u}) {
+    nlohmann::json j = good;
+    j["shape"]["partitions"] = n;
+    CHECK(json_message(j) == "v.json: .shape: partitions is " + std::to_string(n) +
+                                 ", but porep-v1-n8-l2-b2-e2-c1 is the circuit of preset 'tiny', "
+                                 "which has 2");
+    std::vector<uint8_t> b = encode_vanilla(tiny_vanilla());
+    b[40] = static_cast<uint8_t>(n);  // u32 partitions after magic, version, type, nodes, 4 u32s
+    auto r = decode_vanilla(b, "v.bin");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().message() ==
+          "v.bin: the shape at byte offset 16: partitions is " + std::to_string(n) +
+              ", but porep-v1-n8-l2-b2-e2-c1 is the circuit of preset 'tiny', which has 2");
+  }
+  // A custom circuit keeps its own count; the request may still hold a subset of it.
+  VanillaProofs custom = tiny_vanilla();
+  custom.shape.challenges = 2;
+  custom.shape.partitions = 3;
+  CHECK(validate_shape(custom.shape, "s").ok());
+  // More entries than the shape has partitions names both.
+  nlohmann::json j = good;
+  j["partitions"].push_back(j["partitions"][0]);
+  CHECK(json_message(j) == "v.json: .partitions: holds 3 partitions; shape.partitions is 2");
+}
+
+TEST_CASE("Porep format: an unknown JSON key is refused, naming its path", "[porep]") {
+  const nlohmann::json good = vanilla_to_json(tiny_vanilla());
+  nlohmann::json j = good;
+  j["comment"] = "hi";
+  CHECK(json_message(j) ==
+        "v.json: .comment: unknown key (allowed: type, version, shape, challenge_seed, replica_id, "
+        "comm_d, comm_c, comm_r_last, comm_r, partitions)");
+  j = good;
+  j["shape"]["sector_size"] = 256;
+  CHECK(json_message(j) ==
+        "v.json: .shape.sector_size: unknown key (allowed: nodes, layers, base_degree, "
+        "expansion_degree, challenges, partitions)");
+  j = good;
+  j["partitions"][1]["note"] = 1;
+  CHECK(json_message(j) ==
+        "v.json: .partitions[1].note: unknown key (allowed: partition, challenges)");
+  j = good;
+  j["partitions"][1]["challenges"][0]["parents"][3]["extra"] = true;
+  CHECK(json_message(j) ==
+        "v.json: .partitions[1].challenges[0].parents[3].extra: unknown key (allowed: node, "
+        "labels, path)");
+  j = good;
+  j["partitions"][0]["challenges"][0]["column"]["x"] = 0;
+  CHECK(json_message(j) ==
+        "v.json: .partitions[0].challenges[0].column.x: unknown key (allowed: node, labels, path)");
+  // A 3 MB key is quoted as its first 100 bytes and its length.
+  j = good;
+  j[std::string(3'000'000, 'k')] = 1;
+  CHECK(json_message(j) == "v.json: ." + std::string(100, 'k') +
+                               "... (3000000 bytes): unknown key (allowed: type, version, shape, "
+                               "challenge_seed, replica_id, comm_d, comm_c, comm_r_last, comm_r, "
+                               "partitions)");
+}
+
+TEST_CASE("Porep format: JSON nested 10,000 deep is refused before parsing, naming the byte",
+          "[porep]") {
+  const std::string head = R"({"type":"porep","version":)";
+  const std::string text = head + std::string(10000, '[') + std::string(10000, ']') + "}";
+  const std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(text.data()), text.size());
+  auto v = plugins::decode_request(bytes, "v.json", decode_vanilla, vanilla_from_json);
+  REQUIRE_FALSE(v.ok());
+  // The top-level object is level 1, so the 32nd '[' opens level 33.
+  CHECK(v.status().message() ==
+        "v.json: not valid JSON: byte " + std::to_string(head.size() + 31) +
+            ": nesting too deep (more than 32 levels of objects and arrays)");
+  // Brackets inside strings do not count; a syntax error quotes at most 100 bytes of its token.
+  const std::string bad = R"({"type":")" + std::string(3'000'000, '[') + "\n\"}";
+  auto b = plugins::decode_request(
+      std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(bad.data()), bad.size()), "v.json",
+      decode_vanilla, vanilla_from_json);
+  REQUIRE_FALSE(b.ok());
+  CHECK_THAT(b.status().message(),
+             Catch::StartsWith("v.json: not valid JSON: byte ") &&
+                 Catch::Contains(
+                     "parse error at line 2, column 0: syntax error while parsing value -... (") &&
+                 Catch::EndsWith(" bytes)"));
+  CHECK(b.status().message().size() < 300);
+}
+
 TEST_CASE("Porep circuit: honest partitions satisfy it, tampered ones do not", "[porep][circuit]") {
   const VanillaProofs& v = tiny_vanilla();
   const CircuitSize size = count_circuit(v.shape);

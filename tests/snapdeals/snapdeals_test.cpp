@@ -128,6 +128,45 @@ TEST_CASE("Snapdeals format: round trips, malformed files name the byte offset",
                Catch::Contains("s.json: .type: must be \"snapdeals\""));
 }
 
+TEST_CASE(
+    "Snapdeals format: a partition count other than the preset's or an unknown key is "
+    "refused",
+    "[snapdeals]") {
+  const nlohmann::json good = vanilla_to_json(vanilla());
+  auto message = [](const nlohmann::json& j) {
+    auto r = vanilla_from_json(j, "s.json");
+    return r.ok() ? std::string("OK") : r.status().message();
+  };
+  for (uint32_t n : {3u, 64u}) {
+    nlohmann::json j = good;
+    j["shape"]["partitions"] = n;
+    CHECK(message(j) == "s.json: .shape: partitions is " + std::to_string(n) +
+                            ", but snapdeals-v1-n8-h2-c1 is the circuit of preset 'tiny', which "
+                            "has 2");
+    std::vector<uint8_t> b = encode_vanilla(vanilla());
+    b[32] = static_cast<uint8_t>(n);  // u32 partitions after the header, nodes, h, challenges
+    auto r = decode_vanilla(b, "s.bin");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().message() ==
+          "s.bin: the shape at byte offset 16: partitions is " + std::to_string(n) +
+              ", but snapdeals-v1-n8-h2-c1 is the circuit of preset 'tiny', which has 2");
+  }
+  nlohmann::json j = good;
+  j["partitions"][0]["challenges"][0]["old_root"] = "0x00";
+  CHECK(message(j) ==
+        "s.json: .partitions[0].challenges[0].old_root: unknown key (allowed: challenge, data, "
+        "data_path, old_replica, old_path, new_replica, new_path)");
+  j = good;
+  j["shape"]["depth"] = 3;
+  CHECK(message(j) ==
+        "s.json: .shape.depth: unknown key (allowed: nodes, h, challenges, partitions)");
+  j = good;
+  j["comm_r"] = "0x00";
+  CHECK(message(j) ==
+        "s.json: .comm_r: unknown key (allowed: type, version, shape, comm_r_old, comm_d_new, "
+        "comm_r_new, comm_c, comm_r_last_old, comm_r_last_new, partitions)");
+}
+
 TEST_CASE("Snapdeals circuit: honest partitions satisfy it, tampered ones do not",
           "[snapdeals][circuit]") {
   const VanillaProofs& v = vanilla();

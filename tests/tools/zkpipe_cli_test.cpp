@@ -3,11 +3,15 @@
 // and metrics files), and its refusals (exit 2 naming the file). porep/snapdeals through
 // `zkpipe prove` and `zkpipe bench` run in tests/interop/run.sh, where snarkjs checks the proofs.
 #include <fmt/core.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <thread>
+#include <vector>
 
 #include "temp_dir.h"
 #include "tools/run_tool.h"
@@ -154,3 +158,103 @@ TEST_CASE("zkpipe prove: SIGTERM drains (the job finishes and is written), twice
 }
 
 }  // namespace
+
+TEST_CASE("zkpipe prove: outputs that are devices, directories or FIFOs are refused before proving",
+          "[tool][pipeline]") {
+  TempDir dir("zkpipe_cli");
+  const std::string config = config_in(dir);
+  const std::string input = write(dir, "r.json", R"({"rounds": 8, "partitions": 1, "seed": 1})");
+  const std::string full = (dir.path / "full").string();  // our own /dev/full, never the system's
+  REQUIRE(::mknod(full.c_str(), S_IFCHR | 0666, makedev(1, 7)) == 0);
+  const std::string fifo = (dir.path / "fifo").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const std::string base =
+      fmt::format("prove --config {} --proof mimc_jobs --input {}", config, input);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--out " + full, "--out " + full + ": is a character device, not a regular file"},
+      {"--trace " + fifo, "--trace " + fifo + ": is a FIFO"},
+      {"--status " + dir.path.string(), "is a directory"},
+      {"--metrics " + dir.path.string() + "/none/m.txt", "--metrics"},
+      {"--snarkjs " + input, "--snarkjs " + input + ": is a regular file, not a directory"},
+  };
+  for (const auto& [args, want] : cases) {
+    const auto r = run_program(ZKPIPE_TEST_ZKPIPE, base + " " + args);
+    INFO(args << "\n" << r.output);
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find(want) != std::string::npos);
+    CHECK(r.output.find("planned peak") == std::string::npos);  // refused before the engine
+  }
+  struct stat st {};
+  REQUIRE(::stat(full.c_str(), &st) == 0);
+  CHECK(S_ISCHR(st.st_mode));
+  // A symlink is followed: the link stays, its target gets the proof.
+  std::filesystem::create_symlink("proof.bin", dir.path / "link.bin");
+  const auto r =
+      run_program(ZKPIPE_TEST_ZKPIPE, base + " --out " + (dir.path / "link.bin").string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(std::filesystem::is_symlink(dir.path / "link.bin"));
+  CHECK(read_text((dir.path / "proof.bin").string()).size() == 192);
+}
+
+TEST_CASE("zkpipe prove: 4 processes making the same params at once all succeed",
+          "[tool][pipeline]") {
+  for (int round = 0; round < 3; ++round) {
+    TempDir dir("zkpipe_cli_race");
+    const std::string config = config_in(dir);  // params: {dir: params} relative to the cwd
+    const std::string input = write(dir, "r.json", R"({"rounds": 64, "partitions": 1, "seed": 5})");
+    std::vector<zkpipe::test::ToolRun> runs(4);
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < runs.size(); ++i) {
+      threads.emplace_back([&, i] {
+        runs[i] = run_program("cd " + dir.path.string() + " && " + ZKPIPE_TEST_ZKPIPE,
+                              fmt::format("prove --config {} --proof mimc_jobs --input {} --out "
+                                          "{}/proof{}.bin",
+                                          config, input, dir.path.string(), i));
+      });
+    }
+    for (auto& t : threads) t.join();
+    for (const auto& r : runs) {
+      INFO("round " << round << "\n" << r.output);
+      CHECK(r.exit_code == 0);
+    }
+    size_t made = 0;
+    for (const auto& r : runs) made += r.output.find("params: making") != std::string::npos;
+    CHECK(made == 1);  // one made them, the others waited and loaded them
+    for (const auto& e : std::filesystem::directory_iterator(dir.path / "params")) {
+      const std::string name = e.path().filename().string();
+      INFO(name);
+      CHECK(name.find(".tmp") == std::string::npos);  // no temporary file left behind
+    }
+  }
+}
+
+// [ulimit]: not in the sanitizer build (ASan's shadow memory does not start under ulimit -v).
+TEST_CASE("zkpipe prove: out of memory making or mapping params is RESOURCE_EXHAUSTED, no abort",
+          "[tool][pipeline][ulimit]") {
+  // 2^16 MiMC rounds: the circuit records in well under these limits; its setup (about 90 MiB of
+  // key plus temporaries), the params mapping or the prover's scratch does not fit in the smaller
+  // ones. Whichever step runs out, the run ends with exit 1 and RESOURCE_EXHAUSTED.
+  size_t exhausted = 0;
+  for (const char* limit_kib : {"300000", "393216", "460000"}) {
+    TempDir dir("zkpipe_cli_oom");
+    const std::string config = config_in(dir);
+    const std::string input =
+        write(dir, "r.json", R"({"rounds": 65536, "partitions": 1, "seed": 5})");
+    const auto r =
+        run_program("cd " + dir.path.string() + " && ulimit -v " + limit_kib + " && " +
+                        std::string(ZKPIPE_TEST_ZKPIPE),
+                    fmt::format("prove --config {} --proof mimc_jobs --input {}", config, input));
+    INFO("ulimit -v " << limit_kib << "\n" << r.output);
+    CHECK(r.output.find("terminate") == std::string::npos);
+    if (r.exit_code == 0) continue;  // it fitted
+    CHECK(r.exit_code == 1);         // -1 would be a signal (std::terminate aborts)
+    CHECK(r.output.find("zkpipe prove: RESOURCE_EXHAUSTED") != std::string::npos);
+    ++exhausted;
+    if (std::string(limit_kib) == "300000") {
+      CHECK(r.output.find("the setup of circuit mimc-test-r65536 (domain 262144) needs about") !=
+            std::string::npos);
+    }
+  }
+  CHECK(exhausted >= 2);
+}

@@ -62,6 +62,26 @@ Status ProvingKey::check_shape(const std::string& what) const {
   return ok_status();
 }
 
+Status check_key_points(const VerifyingKey& vk, const std::string& what, bool proving) {
+  auto bad = [&](const char* name) {
+    return invalid_argument(what + ": " + name +
+                            " is the point at infinity (a degenerate key: refused)");
+  };
+  if (vk.alpha_g1.infinity) return bad("alpha_g1");
+  if (proving && vk.beta_g1.infinity) return bad("beta_g1");
+  if (proving && vk.delta_g1.infinity) return bad("delta_g1");
+  if (vk.beta_g2.infinity) return bad("beta_g2");
+  if (vk.gamma_g2.infinity) return bad("gamma_g2");
+  if (vk.delta_g2.infinity) return bad("delta_g2");
+  return ok_status();
+}
+
+Status check_proof_points(const Proof& proof, const std::string& what) {
+  if (proof.a.infinity) return invalid_argument(what + ": A is the point at infinity (refused)");
+  if (proof.b.infinity) return invalid_argument(what + ": B is the point at infinity (refused)");
+  return ok_status();
+}
+
 void encode_proof(const Proof& proof, uint8_t* out) {
   crypto::encode_g1_compressed(proof.a, out);
   crypto::encode_g2_compressed(proof.b, out + kG1CompressedBytes);
@@ -87,6 +107,7 @@ Result<Proof> decode_proof(const uint8_t* in, size_t len) {
   p.a = *a;
   p.b = *b;
   p.c = *c;
+  ZKP_RETURN_IF_ERROR(check_proof_points(p, "proof"));
   return p;
 }
 
@@ -166,6 +187,7 @@ Result<VerifyingKey> decode_verifying_key(const uint8_t* in, size_t len) {
     g1(("ic[" + std::to_string(i) + "]").c_str(), vk.ic[i]);
   }
   ZKP_RETURN_IF_ERROR(error);
+  ZKP_RETURN_IF_ERROR(check_key_points(vk, "verifying key"));
   return vk;
 }
 

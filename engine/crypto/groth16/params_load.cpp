@@ -177,6 +177,8 @@ Result<ProvingKey> load_params(const std::string& path, const ParamsLoadOptions&
   }
 
   // The six fixed points.
+  static constexpr const char* kDegenerate =
+      " is the point at infinity (a degenerate key: refused)";
   const uint32_t vk_type = type_of(ParamsSection::kVk);
   ZKP_ASSIGN_OR_RETURN(auto vk, r.require(vk_type));
   const uint64_t vk_at = r.find(vk_type)->offset;
@@ -199,6 +201,9 @@ Result<ProvingKey> load_params(const std::string& path, const ParamsLoadOptions&
     }
     std::memcpy(static_cast<void*>(g1s[i]), r.bytes().data() + at1, sizeof(G1Affine));
     std::memcpy(static_cast<void*>(g2s[i]), r.bytes().data() + at2, sizeof(G2Affine));
+    // A degenerate key (gamma = O makes forged proofs verify): refused even for a trusted load.
+    if (g1s[i]->infinity) return r.error(vk_type, at1, cat(g1_names[i], kDegenerate));
+    if (g2s[i]->infinity) return r.error(vk_type, at2, cat(g2_names[i], kDegenerate));
   }
 
   ZKP_ASSIGN_OR_RETURN(auto ic, point_section<G1Affine>(r, ParamsSection::kIc, h.ic_len));

@@ -70,13 +70,21 @@ std::string SectionedFormat::section_name(uint32_t type) const {
 
 Result<SectionedFileReader> SectionedFileReader::open(const std::string& path,
                                                       const SectionedFormat& format) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return not_found(cat(path, ": cannot open ", format.what, ": ", errno_text()));
+  // O_NONBLOCK: a FIFO in the file's place must not block the open (refused just below).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    if (errno == ELOOP) return invalid_argument(cat(path, ": symlink loop"));
+    return not_found(cat(path, ": cannot open ", format.what, ": ", errno_text()));
+  }
   struct stat st {};
   if (fstat(fd, &st) != 0) {
     const std::string e = errno_text();
     ::close(fd);
     return not_found(cat(path, ": cannot stat: ", e));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return invalid_argument(cat(path, ": not a regular file (", format.what, " expected)"));
   }
   const uint64_t size = static_cast<uint64_t>(st.st_size);
   if (size < kFileHeaderBytes + kSha256Bytes) {
@@ -87,9 +95,14 @@ Result<SectionedFileReader> SectionedFileReader::open(const std::string& path,
   }
   auto mapping = std::make_shared<Mapping>();
   void* addr = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  const int map_errno = addr == MAP_FAILED ? errno : 0;
   const std::string map_error = addr == MAP_FAILED ? errno_text() : "";
   ::close(fd);
-  if (addr == MAP_FAILED) return not_found(cat(path, ": cannot mmap: ", map_error));
+  if (addr == MAP_FAILED) {
+    // Out of address space or memory (ulimit -v, overcommit) is not a missing file.
+    const std::string m = cat(path, ": cannot mmap ", size, " bytes: ", map_error);
+    return map_errno == ENOMEM ? resource_exhausted(m) : internal_error(m);
+  }
   mapping->addr = addr;
   mapping->size = size;
 

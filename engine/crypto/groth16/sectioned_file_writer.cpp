@@ -1,7 +1,8 @@
 // engine/crypto/groth16/sectioned_file_writer.cpp: the streaming writer of the sectioned
-// container (layout in zkpipe/groth16/sectioned_file.h): payloads go to `path + ".tmp"` behind a
-// reserved header, each hashed as it streams (OpenSSL EVP SHA-256); finish() writes the table and
-// header checksum, fsyncs and renames. Thread-safety: one thread per writer.
+// container (layout in zkpipe/groth16/sectioned_file.h): payloads go to a uniquely named temporary
+// file beside the destination (zkpipe/output_file.h: only a regular file or a missing path is
+// replaced) behind a reserved header, each hashed as it streams (OpenSSL EVP SHA-256); finish()
+// writes the table and header checksum, fsyncs and renames. Thread-safety: one thread per writer.
 #include <fcntl.h>
 #include <openssl/evp.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 
 #include "le_bytes.h"
 #include "zkpipe/groth16/sectioned_file.h"
+#include "zkpipe/output_file.h"
 
 namespace zkpipe::groth16 {
 namespace {
@@ -53,10 +55,12 @@ class Sha256Stream {
 // ---- writer -----------------------------------------------------------------------------------
 
 struct SectionedFileWriter::State {
+  explicit State(TempOutput t) : out(std::move(t)), fd(out.fd()), tmp_path(out.temp_path()) {}
+  TempOutput out;  // removed unless committed
+  int fd;
   std::string path, tmp_path;
   SectionedFormat format;
   uint32_t count = 0;
-  int fd = -1;
   uint64_t pos = 0;  // the file offset of the next byte appended
   std::vector<SectionEntry> sections;
   bool in_section = false;
@@ -94,11 +98,7 @@ SectionedFileWriter::SectionedFileWriter(std::unique_ptr<State> state) : state_(
 SectionedFileWriter::SectionedFileWriter(SectionedFileWriter&&) noexcept = default;
 SectionedFileWriter& SectionedFileWriter::operator=(SectionedFileWriter&&) noexcept = default;
 
-SectionedFileWriter::~SectionedFileWriter() {
-  if (!state_) return;
-  if (state_->fd >= 0) ::close(state_->fd);
-  if (!state_->finished) ::unlink(state_->tmp_path.c_str());
-}
+SectionedFileWriter::~SectionedFileWriter() = default;  // the TempOutput removes an unfinished file
 
 Result<SectionedFileWriter> SectionedFileWriter::create(const std::string& path,
                                                         const SectionedFormat& format,
@@ -106,15 +106,11 @@ Result<SectionedFileWriter> SectionedFileWriter::create(const std::string& path,
   if (format.magic.size() != 8) {
     return invalid_argument(cat(path, ": magic '", format.magic, "' is not 8 bytes"));
   }
-  auto st = std::make_unique<State>();
+  ZKP_ASSIGN_OR_RETURN(TempOutput out, TempOutput::create(path));
+  auto st = std::make_unique<State>(std::move(out));
   st->path = path;
-  st->tmp_path = path + ".tmp";
   st->format = format;
   st->count = section_count;
-  st->fd = ::open(st->tmp_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (st->fd < 0) {
-    return not_found(cat(st->tmp_path, ": cannot create: ", errno_text()));
-  }
   // Reserve the header, table and header checksum; they are written by finish().
   const uint64_t header = kFileHeaderBytes + kSectionEntryBytes * section_count + kSha256Bytes;
   std::vector<uint8_t> zeros(header, 0);
@@ -199,16 +195,8 @@ Status SectionedFileWriter::finish() {
     if (n < 0) return internal_error(cat(st.tmp_path, ": write failed: ", errno_text()));
     done += static_cast<size_t>(n);
   }
-  if (::fsync(st.fd) != 0) {
-    return internal_error(cat(st.tmp_path, ": fsync failed: ", errno_text()));
-  }
-  const int rc = ::close(st.fd);
+  ZKP_RETURN_IF_ERROR(st.out.commit());  // fsync, close, rename over the destination
   st.fd = -1;
-  if (rc != 0) return internal_error(cat(st.tmp_path, ": close failed: ", errno_text()));
-  if (std::rename(st.tmp_path.c_str(), st.path.c_str()) != 0) {
-    return internal_error(
-        cat(st.path, ": cannot rename ", st.tmp_path, " into place: ", errno_text()));
-  }
   st.finished = true;
   return ok_status();
 }

@@ -45,9 +45,7 @@ std::string limbs_to_decimal(Limbs<N> v) {
 }
 
 std::string quoted_prefix(std::string_view text) {
-  constexpr size_t kMax = 40;
-  if (text.size() <= kMax) return "\"" + std::string(text) + "\"";
-  return "\"" + std::string(text.substr(0, kMax)) + "...\"";
+  return "\"" + echo_value(text) + "\"";
 }
 
 template <typename F>
@@ -158,7 +156,7 @@ Result<Json> parse_json(std::string_view text, std::string_view what) {
   try {
     return Json::parse(text.begin(), text.end());
   } catch (const Json::exception& e) {
-    return invalid_argument(std::string(what) + ": not valid JSON: " + e.what());
+    return invalid_argument(std::string(what) + ": not valid JSON: " + echo_value(e.what()));
   }
 }
 
@@ -179,7 +177,7 @@ Status check_protocol_and_curve(const Json& obj, std::string_view what) {
     if (it == obj.end()) continue;
     if (!it->is_string() || it->get_ref<const std::string&>() != value) {
       return invalid_argument(std::string(what) + ": " + key + ": expected \"" + value +
-                              "\", found " + it->dump());
+                              "\", found " + echo_value(it->dump()));
     }
   }
   return ok_status();
@@ -258,13 +256,15 @@ Result<VerifyingKey> import_snarkjs_vk(std::string_view json_text, std::string_v
   ZKP_ASSIGN_OR_RETURN(const Json* n_public, member(j, "nPublic", what));
   if (!n_public->is_number_unsigned() || n_public->get<uint64_t>() != ic->size() - 1) {
     return invalid_argument(w + ": nPublic: expected " + std::to_string(ic->size() - 1) +
-                            " (the number of IC points minus one), found " + n_public->dump());
+                            " (the number of IC points minus one), found " +
+                            echo_value(n_public->dump()));
   }
   vk.ic.reserve(ic->size());
   for (size_t i = 0; i < ic->size(); ++i) {
     ZKP_ASSIGN_OR_RETURN(G1Affine p, g1_from_json((*ic)[i], w + ": IC[" + std::to_string(i) + "]"));
     vk.ic.push_back(p);
   }
+  ZKP_RETURN_IF_ERROR(check_key_points(vk, w));
   return vk;
 }
 
@@ -279,6 +279,8 @@ Result<Proof> import_snarkjs_proof(std::string_view json_text, std::string_view 
   ZKP_ASSIGN_OR_RETURN(proof.b, g2_from_json(*b, w + ": pi_b"));
   ZKP_ASSIGN_OR_RETURN(const Json* c, member(j, "pi_c", what));
   ZKP_ASSIGN_OR_RETURN(proof.c, g1_from_json(*c, w + ": pi_c"));
+  if (proof.a.infinity) return invalid_argument(w + ": pi_a is the point at infinity (refused)");
+  if (proof.b.infinity) return invalid_argument(w + ": pi_b is the point at infinity (refused)");
   return proof;
 }
 

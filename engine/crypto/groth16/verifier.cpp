@@ -20,6 +20,7 @@ using crypto::G2Prepared;
 
 Status check_inputs(const PreparedVerifyingKey& pvk, std::span<const Fr> inputs,
                     const std::string& what) {
+  ZKP_RETURN_IF_ERROR(pvk.key_status);
   if (inputs.size() + 1 != pvk.ic.size()) {
     return invalid_argument(what + std::to_string(inputs.size()) +
                             " public inputs; the verifying key expects " +
@@ -51,11 +52,13 @@ PreparedVerifyingKey::PreparedVerifyingKey(const VerifyingKey& vk)
       neg_delta(-vk.delta_g2),
       beta(vk.beta_g2),
       alpha_g1(vk.alpha_g1),
-      ic(vk.ic) {}
+      ic(vk.ic),
+      key_status(check_key_points(vk, "verifying key")) {}
 
 Result<bool> verify(const PreparedVerifyingKey& pvk, const Proof& proof,
                     std::span<const Fr> public_inputs) {
   ZKP_RETURN_IF_ERROR(check_inputs(pvk, public_inputs, "verify: "));
+  ZKP_RETURN_IF_ERROR(check_proof_points(proof, "verify: proof"));
   const G1 acc = input_combination(pvk, public_inputs);
   const crypto::G2Prepared b(proof.b);
   const crypto::PreparedPairingInput pairs[] = {
@@ -73,6 +76,7 @@ Result<bool> verify_batch(const PreparedVerifyingKey& pvk, std::span<const Proof
   for (size_t i = 0; i < proofs.size(); ++i) {
     ZKP_RETURN_IF_ERROR(
         check_inputs(pvk, inputs[i], "verify_batch: proof " + std::to_string(i) + " has "));
+    ZKP_RETURN_IF_ERROR(check_proof_points(proofs[i], "verify_batch: proof " + std::to_string(i)));
   }
   const size_t k = proofs.size();
   std::vector<Fr> z(k);

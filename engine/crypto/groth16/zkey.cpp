@@ -208,11 +208,18 @@ Status read_header(const std::string& path, const std::vector<uint8_t>& data,
   const size_t g1_at[3] = {0, 96, 576}, g2_at[3] = {192, 384, 672};
   const char* g1_names[3] = {"alpha1", "beta1", "delta1"};
   const char* g2_names[3] = {"beta2", "gamma2", "delta2"};
+  static constexpr const char* kDegenerate =
+      " is the point at infinity (a degenerate key: refused)";
   for (int i = 0; i < 3; ++i) {
     ZKP_RETURN_IF_ERROR(check_points<G1Affine>(c, std::span<const G1Affine>(&g1[i], 1),
                                                points_at + g1_at[i], g1_names[i], options));
     ZKP_RETURN_IF_ERROR(check_points<G2Affine>(c, std::span<const G2Affine>(&g2[i], 1),
                                                points_at + g2_at[i], g2_names[i], options));
+    // A degenerate key (gamma = O makes forged proofs verify) is refused whatever the options.
+    if (g1[i].infinity)
+      return c.error(std::string(g1_names[i]) + kDegenerate, points_at + g1_at[i]);
+    if (g2[i].infinity)
+      return c.error(std::string(g2_names[i]) + kDegenerate, points_at + g2_at[i]);
   }
   return ok_status();
 }

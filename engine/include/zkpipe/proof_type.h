@@ -3,7 +3,10 @@
 // Thread-safety: pure functions.
 #pragma once
 
+#include <cstddef>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "zkpipe/abi/proof_type.h"
 #include "zkpipe/groth16/r1cs.h"
@@ -37,6 +40,32 @@ inline constexpr size_t kPluginMessageBytes = 4096;
 inline Status plugin_status(zkp_status rc, const char* message, const std::string& what) {
   if (rc == ZKP_OK) return ok_status();
   return Status(static_cast<Code>(rc), what + ": " + message);
+}
+
+// The index in its sector of each of the `partitions` partitions of `job`, by position: through
+// partition_index when the descriptor has it (ABI 1.1), else the positions. A repeated index is
+// the plugin's fault (INTERNAL naming it).
+inline Result<std::vector<uint32_t>> partition_indices(const zkp_proof_type* type,
+                                                       const zkp_job* job, uint32_t partitions,
+                                                       const std::string& what) {
+  std::vector<uint32_t> out(partitions);
+  const bool has = type->header.struct_size >=
+                       offsetof(zkp_proof_type, partition_index) + sizeof type->partition_index &&
+                   type->partition_index != nullptr;
+  std::set<uint32_t> seen;
+  for (uint32_t p = 0; p < partitions; ++p) {
+    out[p] = p;
+    if (!has) continue;
+    char message[kPluginMessageBytes] = "";
+    ZKP_RETURN_IF_ERROR(
+        plugin_status(type->partition_index(job, p, &out[p], {message, sizeof message}), message,
+                      what + ": partition_index"));
+    if (!seen.insert(out[p]).second) {
+      return internal_error(what + ": partition_index: the plugin gives sector index " +
+                            std::to_string(out[p]) + " to two partitions of one request");
+    }
+  }
+  return out;
 }
 
 // Records the circuit of `job` through its plugin and copies it out (record + destroy_r1cs).

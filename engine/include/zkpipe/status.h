@@ -5,10 +5,12 @@
 // mutably.
 #pragma once
 
+#include <cerrno>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <utility>
 #include <variant>
 
@@ -131,6 +133,26 @@ inline std::string_view code_name(Code code) {
 inline std::string Status::to_string() const {
   if (ok()) return "OK";
   return std::string(code_name(code_)) + ": " + message_;
+}
+
+// The most of a user's value a message quotes.
+inline constexpr size_t kEchoLimit = 100;
+
+// A user's value (a scalar, a key, a token) as every message quotes it: whole when it has at
+// most kEchoLimit bytes; else its first kEchoLimit bytes (not splitting a UTF-8 sequence), "..."
+// and its full length: "1234567...89 (3145728 bytes)". A 3 MB value never lands in a log.
+inline std::string echo_value(std::string_view value) {
+  if (value.size() <= kEchoLimit) return std::string(value);
+  size_t n = kEchoLimit;
+  while (n > 0 && (static_cast<unsigned char>(value[n]) & 0xC0) == 0x80) --n;
+  return std::string(value.substr(0, n)) + "... (" + std::to_string(value.size()) + " bytes)";
+}
+
+// What a failed open or read of a path says for errno `err`; a symlink loop (ELOOP) is named as
+// one rather than as "too many levels of symbolic links" alone.
+inline std::string errno_message(int err) {
+  if (err == ELOOP) return "symlink loop (too many levels of symbolic links)";
+  return std::error_code(err, std::generic_category()).message();
 }
 
 }  // namespace zkpipe

@@ -16,6 +16,9 @@ class PorepJob final : public plugins::ProofJob {
  public:
   PorepJob(porep::VanillaProofs v, CircuitCounts counts) : v_(std::move(v)), counts_(counts) {}
   uint32_t partitions() const override { return static_cast<uint32_t>(v_.partitions.size()); }
+  uint32_t partition_index(uint32_t position) const override {
+    return v_.partitions[position].partition;
+  }
   std::string circuit_id() const override { return v_.shape.circuit_id(); }
   CircuitCounts counts() const override { return counts_; }
   void synthesize(groth16::ConstraintSystem& cs, uint32_t position) const override {

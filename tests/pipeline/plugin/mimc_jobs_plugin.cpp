@@ -1,10 +1,11 @@
 // The `mimc_jobs` proof-type plugin, for the pipeline's tests only: a request is JSON
-// {"rounds": R, "partitions": P, "seed": S, "fail_partition": K (optional)}; every partition
-// proves the example MiMC chain of R rounds (zkpipe/groth16/example_circuits.h) with public x_0,
-// k and the output; its constants are fixed (one circuit per R), x_0 and k depend on S and the
-// partition. Small circuits prove in milliseconds, so tests can run many concurrent jobs (also
-// under ThreadSanitizer). "fail_partition" makes synthesis of that partition fail, as a plugin
-// fault.
+// {"rounds": R, "partitions": P, "seed": S, "fail_partition": K, "first_partition": F (both
+// optional)}; the request holds the sector's partitions F..F+P-1 (F = 0 by default); every
+// partition proves the example MiMC chain of R rounds (zkpipe/groth16/example_circuits.h) with
+// public x_0, k and the output; its constants are fixed (one circuit per R), x_0 and k depend on S
+// and the partition. Small circuits prove in milliseconds, so tests can run many concurrent jobs
+// (also under ThreadSanitizer). "fail_partition" makes synthesis of that partition (a position)
+// fail, as a plugin fault.
 #include <optional>
 #include <stdexcept>
 
@@ -31,13 +32,19 @@ void chain(uint64_t rounds, std::optional<uint64_t> witness_seed, groth16::Const
 
 class MimcJob final : public plugins::ProofJob {
  public:
-  MimcJob(uint64_t rounds, uint32_t partitions, uint64_t seed, int64_t fail_partition)
-      : rounds_(rounds), partitions_(partitions), seed_(seed), fail_(fail_partition) {
+  MimcJob(uint64_t rounds, uint32_t partitions, uint64_t seed, int64_t fail_partition,
+          uint32_t first)
+      : rounds_(rounds),
+        partitions_(partitions),
+        seed_(seed),
+        fail_(fail_partition),
+        first_(first) {
     auto cs = groth16::ConstraintSystem::counter();
     synthesize(cs, 0);
     counts_ = {cs.num_inputs(), cs.num_aux(), cs.num_constraints()};
   }
   uint32_t partitions() const override { return partitions_; }
+  uint32_t partition_index(uint32_t position) const override { return first_ + position; }
   std::string circuit_id() const override { return "mimc-test-r" + std::to_string(rounds_); }
   CircuitCounts counts() const override { return counts_; }
   void synthesize(groth16::ConstraintSystem& cs, uint32_t position) const override {
@@ -62,6 +69,7 @@ class MimcJob final : public plugins::ProofJob {
   uint32_t partitions_;
   uint64_t seed_;
   int64_t fail_;
+  uint32_t first_;
   CircuitCounts counts_;
 };
 
@@ -85,8 +93,12 @@ Result<std::unique_ptr<plugins::ProofJob>> parse(std::span<const uint8_t> bytes,
     ZKP_ASSIGN_OR_RETURN(const uint64_t k, get("fail_partition", 0, kMaxPartitions));
     fail = static_cast<int64_t>(k);
   }
-  return std::unique_ptr<plugins::ProofJob>(
-      new MimcJob(rounds, static_cast<uint32_t>(partitions), seed, fail));
+  uint64_t first = 0;
+  if (j.contains("first_partition")) {
+    ZKP_ASSIGN_OR_RETURN(first, get("first_partition", 0, kMaxPartitions));
+  }
+  return std::unique_ptr<plugins::ProofJob>(new MimcJob(rounds, static_cast<uint32_t>(partitions),
+                                                        seed, fail, static_cast<uint32_t>(first)));
 }
 
 Status run_self_test() {

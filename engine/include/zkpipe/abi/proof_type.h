@@ -71,6 +71,13 @@ typedef struct zkp_proof_type {
    * destroy_r1cs(*out). */
   zkp_status (*record)(const zkp_job* job, zkp_r1cs** out, zkp_r1cs_view* view, zkp_error err);
   void (*destroy_r1cs)(zkp_r1cs* r1cs);
+  /* ABI 1.1. The index in its sector of `partition` (the 0-based position in this request,
+   * < info.partitions): a request may hold any subset of a sector's partitions, and the engine
+   * names a partition by this index in its outputs and logs. Distinct within a job. Absent (a 1.0
+   * descriptor: struct_size <= offsetof(zkp_proof_type, partition_index)) or NULL: the index is
+   * the position. */
+  zkp_status (*partition_index)(const zkp_job* job, uint32_t partition, uint32_t* index,
+                                zkp_error err);
 } zkp_proof_type;
 
 #ifdef __cplusplus

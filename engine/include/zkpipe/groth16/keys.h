@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "zkpipe/crypto/curves.h"
@@ -30,6 +31,12 @@ struct VerifyingKey {
 
   bool operator==(const VerifyingKey&) const = default;
 };
+
+// Refuses a degenerate key: alpha_g1, beta_g2, gamma_g2 or delta_g2 at infinity (with gamma = O
+// the IC term vanishes and A = alpha, B = beta, C = O verifies for any input). `proving` also
+// refuses beta_g1 and delta_g1 (in a proving key; snarkjs verifying keys do not carry them).
+// The message is prefixed with `what` and names the element.
+Status check_key_points(const VerifyingKey& vk, const std::string& what, bool proving = false);
 
 // One bit per wire (wire j at word j / 64, bit j % 64).
 struct Density {
@@ -67,8 +74,11 @@ struct Proof {
 };
 
 void encode_proof(const Proof& proof, uint8_t* out);  // kProofBytes
-// Every point is checked (canonical, on the curve, in the subgroup); the message names the
-// element (A, B or C) and its byte range.
+// Refuses a proof whose A or B is the point at infinity, naming the element.
+Status check_proof_points(const Proof& proof, const std::string& what);
+
+// Every point is checked (canonical, on the curve, in the subgroup; A and B not at infinity); the
+// message names the element (A, B or C) and its byte range.
 Result<Proof> decode_proof(const uint8_t* in, size_t len);
 
 // Verifying key bytes (bellman order, uncompressed points): alpha_g1, beta_g1, beta_g2,

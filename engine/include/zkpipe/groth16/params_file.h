@@ -104,7 +104,8 @@ struct ParamsLoadOptions {
   }
 };
 
-// Writes `pk` (after pk.check_shape) to `path` through `path + ".tmp"` and a rename.
+// Writes `pk` (after pk.check_shape) to `path` through a uniquely named temporary file and a
+// rename.
 Status write_params(const std::string& path, const ProvingKey& pk,
                     const ParamsWriteOptions& options = {});
 

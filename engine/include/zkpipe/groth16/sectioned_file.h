@@ -1,9 +1,9 @@
 // zkpipe/groth16/sectioned_file.h: the one sectioned binary container under zkpipe's file formats
-// (params file, R1CS cache): a writer that streams sections into `path + ".tmp"` and renames it
-// into place, and a reader that maps the file read-only and hands out bounds-checked views.
-// Errors name the file, the section (by the name its format registers) and a byte offset.
-// Thread-safety: a Reader is immutable after open() (share it freely; copies share the mapping);
-// a Writer is used by one thread.
+// (params file, R1CS cache): a writer that streams sections into a unique temporary file beside
+// `path` and renames it into place, and a reader that maps the file read-only and hands out
+// bounds-checked views. Errors name the file, the section (by the name its format registers) and a
+// byte offset. Thread-safety: a Reader is immutable after open() (share it freely; copies share the
+// mapping); a Writer is used by one thread.
 //
 // Layout (all integers little-endian):
 //   0    magic             8 bytes, chosen by the format ("ZKPPARAM", "ZKPR1CS\0")
@@ -108,9 +108,10 @@ class SectionedFileWriter {
  public:
   SectionedFileWriter(SectionedFileWriter&&) noexcept;
   SectionedFileWriter& operator=(SectionedFileWriter&&) noexcept;
-  ~SectionedFileWriter();  // removes the .tmp file unless finish() succeeded
+  ~SectionedFileWriter();  // removes the temporary file unless finish() succeeded
 
-  // Creates `path + ".tmp"` for a file of exactly `section_count` sections.
+  // Creates the temporary file (zkpipe/output_file.h: refused unless `path` is a regular file or
+  // missing) for a file of exactly `section_count` sections.
   static Result<SectionedFileWriter> create(const std::string& path, const SectionedFormat& format,
                                             uint32_t section_count);
 
@@ -121,7 +122,7 @@ class SectionedFileWriter {
   // A whole section at once.
   Status write_section(uint32_t type, std::span<const uint8_t> payload);
 
-  // Writes the table and header checksum, flushes to disk and renames the .tmp file to `path`.
+  // Writes the table and header checksum, flushes to disk and renames the temporary file to `path`.
   Status finish();
 
  private:

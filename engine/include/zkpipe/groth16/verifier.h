@@ -19,12 +19,14 @@ struct PreparedVerifyingKey {
   crypto::G2Prepared neg_gamma, neg_delta, beta;
   G1Affine alpha_g1;
   std::vector<G1Affine> ic;
+  Status key_status;  // check_key_points of the key: verify refuses a degenerate key
 
   explicit PreparedVerifyingKey(const VerifyingKey& vk);
 };
 
 // OK(true) valid, OK(false) invalid; INVALID_ARGUMENT when the number of public inputs is not
-// ic.size() - 1 (inputs exclude the constant one).
+// ic.size() - 1 (inputs exclude the constant one), when the key is degenerate (alpha, beta,
+// gamma or delta at infinity) or when the proof's A or B is at infinity.
 Result<bool> verify(const PreparedVerifyingKey& pvk, const Proof& proof,
                     std::span<const Fr> public_inputs);
 

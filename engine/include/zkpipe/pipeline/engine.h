@@ -52,8 +52,12 @@ struct JobResult {
   uint64_t job = 0;
   std::string request_id, proof_type, circuit_id;
   JobState state = JobState::kQueued;
-  Status status;               // OK when done
-  std::vector<uint8_t> proof;  // partitions x 192 bytes, partition order; only when verified
+  Status status;  // OK when done
+  // The request's partitions in its order (which may be any subset of the sector's): proof,
+  // public_inputs and partitions hold one entry per partition in this order, and
+  // partition_indices[k] is the index in the sector of the k-th (what logs and traces name).
+  std::vector<uint32_t> partition_indices;
+  std::vector<uint8_t> proof;  // partitions x 192 bytes, request order; only when verified
   std::vector<std::vector<groth16::Fr>> public_inputs;  // per partition
   std::vector<PartitionTiming> partitions;
   double wall_ms = 0, verify_ms = 0, finalize_ms = 0, trim_ms = 0;

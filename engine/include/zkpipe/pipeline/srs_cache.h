@@ -6,6 +6,7 @@
 // Thread-safety: every member is thread-safe; loading happens once per circuit however many ask.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -29,6 +30,9 @@ struct Srs {
   groth16::R1cs r1cs;
   std::unique_ptr<groth16::PreparedVerifyingKey> pvk;
   uint64_t resident_bytes = 0;  // what its reservation holds
+  // Opened on the word of its .validated stamp (structure checked, points not): a proof that
+  // fails verification with it has the cache check it again (SrsCache::recheck), once.
+  mutable std::atomic<bool> trusted_by_stamp{false};
 };
 using SrsHandle = std::shared_ptr<const Srs>;
 
@@ -59,6 +63,11 @@ class SrsCache {
   // `needed` bytes are free or none is left; returns the bytes released.
   uint64_t reclaim(uint64_t needed);
 
+  // Checks every point of the circuit's params file again (after proofs made with stamp-trusted
+  // params failed to verify). OK when sound; else the stamp is dropped, the entry forgotten (the
+  // next job checks the file fully) and FAILED_PRECONDITION names the file and its corrupt part.
+  Status recheck(const std::string& circuit_id);
+
   SrsStats stats() const;
   std::string params_path(const std::string& circuit_id) const;
 
@@ -66,7 +75,8 @@ class SrsCache {
   struct Entry;
   Result<std::shared_ptr<Srs>> load(const std::string& id, const RecordFn* record,
                                     const ReserveOptions& wait, bool& made);
-  Result<groth16::ProvingKey> open_warm(const std::string& id, const RecordFn* record, bool& made);
+  Result<groth16::ProvingKey> open_warm(const std::string& id, const RecordFn* record, bool& made,
+                                        bool& trusted);
 
   ParamsConfig config_;
   MemoryBudget& budget_;
@@ -78,5 +88,11 @@ class SrsCache {
   uint64_t tick_ = 0;
   SrsStats counters_;
 };
+
+// What PATH.validated holds after a full check of the params file PATH: its device, inode, size,
+// mtime and ctime in nanoseconds (an edit with the mtime put back still moves ctime) and the
+// checksum of its section table; "" when the file cannot be read. A matching stamp lets an open
+// skip the point checks.
+std::string params_stamp(const std::string& path);
 
 }  // namespace zkpipe::pipeline

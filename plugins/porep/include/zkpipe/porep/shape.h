@@ -32,7 +32,8 @@ struct Shape {
   bool operator==(const Shape&) const = default;
 };
 
-// Checks every field; `what` prefixes the message (e.g. "shape 'tiny'" or a file name).
+// Checks every field, and that a preset's circuit has the preset's partitions
+// (check_preset_partitions); `what` prefixes the message (e.g. "shape 'tiny'" or a file name).
 Status validate_shape(const Shape& s, const std::string& what);
 
 // The checks both proof types share: nodes a power of 8 in [8, 2^36]; challenges in [1, 1024]
@@ -63,6 +64,21 @@ Result<S> find_in(const std::vector<S>& presets, const std::string& name) {
     names += (names.empty() ? "" : ", ") + s.name;
   }
   return not_found("unknown sector shape '" + name + "' (presets: " + names + ")");
+}
+// Partitions do not change the circuit, and nothing a request holds derives from their count, so
+// a request could claim any count: a shape whose circuit is a preset's is that preset and must
+// have its partition count (a custom count needs a custom circuit). `what` prefixes the message:
+// "partitions is 3, but porep-v1-n8-l2-b2-e2-c1 is the circuit of preset 'tiny', which has 2".
+template <typename S>
+Status check_preset_partitions(const S& s, const std::vector<S>& presets, const std::string& what) {
+  for (const S& p : presets) {
+    if (p.circuit_id() == s.circuit_id() && p.partitions != s.partitions) {
+      return invalid_argument(what + ": partitions is " + std::to_string(s.partitions) + ", but " +
+                              s.circuit_id() + " is the circuit of preset '" + p.name +
+                              "', which has " + std::to_string(p.partitions));
+    }
+  }
+  return ok_status();
 }
 // A preset by name, or NOT_FOUND listing the names.
 Result<Shape> find_shape(const std::string& name);

@@ -34,6 +34,7 @@ struct Shape {
   bool operator==(const Shape&) const = default;
 };
 
+// Every field, and a preset's circuit has the preset's partitions (porep::check_preset_partitions).
 Status validate_shape(const Shape& s, const std::string& what);
 const std::vector<Shape>& shape_presets();  // tiny, 2KiB, 8MiB, 512MiB
 Result<Shape> find_shape(const std::string& name);

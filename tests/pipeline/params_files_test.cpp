@@ -1,0 +1,94 @@
+// tests/pipeline/params_files_test.cpp: the params cache's files. A `.validated` stamp trusts
+// only the exact file it was written for (a byte flipped with the mtime put back is checked
+// again, and the part named); params that rot after their stamp are found when proofs made with
+// them fail verification: checked again, the stamp dropped, the job's error names the part.
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <fstream>
+
+#include "engine_fixture.h"
+#include "zkpipe/pipeline/srs_cache.h"
+
+namespace zkpipe::testing {
+namespace {
+
+using namespace std::chrono_literals;
+using Catch::Matchers::Contains;
+
+pipeline::JobResult run_job(const Config& config, uint64_t seed) {
+  auto engine = make_engine(config);
+  Result<uint64_t> id = engine->submit(mimc_request(24, 1, seed));
+  REQUIRE(id.ok());
+  Result<pipeline::JobResult> r = engine->wait(*id, 60s);
+  REQUIRE(r.ok());
+  return *r;
+}
+
+// Flips one byte inside the first point of the h_query section and puts the mtime back.
+void corrupt_h_query(const std::string& path) {
+  struct stat before {};
+  REQUIRE(::stat(path.c_str(), &before) == 0);
+  Result<groth16::ParamsInfo> info = groth16::params_info(path);
+  REQUIRE(info.ok());
+  uint64_t at = 0;
+  for (const auto& s : info->sections) {
+    if (s.name == "h_query") at = s.offset + 8;  // inside x of point 0
+  }
+  REQUIRE(at != 0);
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekg(static_cast<std::streamoff>(at));
+  char c = 0;
+  f.read(&c, 1);
+  c = static_cast<char>(c ^ 0x5a);
+  f.seekp(static_cast<std::streamoff>(at));
+  f.write(&c, 1);
+  f.close();
+  const struct timespec times[2] = {before.st_atim, before.st_mtim};  // touch -r
+  REQUIRE(::utimensat(AT_FDCWD, path.c_str(), times, 0) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("Params: a same-size edit with the mtime put back is checked again, naming the part",
+          "[pipeline]") {
+  TempDir dir("zkpipe_params_stamp");
+  const Config config = test_config("", "threads: 1", dir.file("params"));
+  const pipeline::JobResult first = run_job(config, 1);
+  REQUIRE(first.status.ok());
+  const std::string path = dir.file("params/" + first.circuit_id + ".params");
+  REQUIRE(std::filesystem::exists(path + ".validated"));
+  CHECK_FALSE(std::filesystem::exists(path + ".lock.tmp"));
+  corrupt_h_query(path);
+  const pipeline::JobResult second = run_job(config, 2);
+  INFO(second.status.to_string());
+  CHECK(second.state == pipeline::JobState::kFailed);
+  CHECK_THAT(second.status.message(), Contains(path) && Contains("h_query"));
+}
+
+TEST_CASE("Params: proofs failing with stamp-trusted params re-check them and name the part",
+          "[pipeline]") {
+  TempDir dir("zkpipe_params_stamp");
+  const Config config = test_config("retries: 2", "threads: 1", dir.file("params"));
+  const pipeline::JobResult first = run_job(config, 1);
+  REQUIRE(first.status.ok());
+  const std::string path = dir.file("params/" + first.circuit_id + ".params");
+  // Rot after the stamp was written (a disk's bit flip moves neither mtime nor ctime): the stamp
+  // is rewritten for the corrupt file, so the open trusts it.
+  corrupt_h_query(path);
+  { std::ofstream(path + ".validated") << pipeline::params_stamp(path); }
+  const pipeline::JobResult second = run_job(config, 2);
+  INFO(second.status.to_string());
+  CHECK(second.state == pipeline::JobState::kFailed);
+  CHECK(second.status.code() == Code::kFailedPrecondition);
+  CHECK_THAT(second.status.message(), Contains("params " + path + " are corrupt") &&
+                                          Contains("h_query") && Contains("stamp"));
+  CHECK(second.partitions[0].attempts == 1);  // not retried in vain
+  CHECK_FALSE(std::filesystem::exists(path + ".validated"));
+  // The next job checks the file fully and says the same at once.
+  const pipeline::JobResult third = run_job(config, 3);
+  CHECK(third.state == pipeline::JobState::kFailed);
+  CHECK_THAT(third.status.message(), Contains(path) && Contains("h_query"));
+}
+
+}  // namespace zkpipe::testing
