@@ -13,6 +13,7 @@ import random
 import resource
 import shutil
 import threading
+import time
 
 import hostile
 from hostile import OK, UNCLEAR, WRONG, Case
@@ -143,22 +144,44 @@ def truncated_params(seed):
     return fn
 
 
-def killed(fresh, at):
-    """SIGKILL to the prove's process group `at` seconds in, then a rerun must succeed."""
+def _writing_after(pdir, delay):
+    """A kill_when predicate: true `delay` seconds after a temporary file (NAME.tmp.*) first
+    appears in `pdir`, i.e. inside the window in which params are written."""
+    seen = []
+
+    def when():
+        if not seen and any(".tmp" in n for n in os.listdir(pdir)):
+            seen.append(time.monotonic())
+        return bool(seen) and time.monotonic() - seen[0] >= delay
+    return when
+
+
+def killed(fresh, at, while_writing=False):
+    """SIGKILL to the prove's process group at fraction `at` of the fixture's measured prove (on
+    a fresh dir: the prove that made the params), or `at` seconds after params start being
+    written; then a rerun must succeed and leave no temporary file behind."""
     def fn(ctx):
         pdir = ctx.path("params")
+        ctx.fx.params()  # measures the proves
         if fresh:
             os.mkdir(pdir)
         else:
             ctx.fx.link_params(pdir)
-        first = _prove(ctx, pdir, "setup", "killed", kill_after=at)
+        if while_writing:
+            when = dict(kill_when=_writing_after(pdir, at))
+        else:
+            when = dict(kill_after=at * (ctx.fx.setup_secs if fresh else ctx.fx.prove_secs))
+        first = _prove(ctx, pdir, "setup", "killed", **when)
         again = _prove(ctx, pdir, "setup", "rerun", timeout=hostile.PROVE_TIMEOUT * 2)
         if again.rc != 0:
-            return WRONG, f"the rerun after kill -9 at {at:.2f} s failed ({again.describe()})"
-        stale = sorted(set(os.listdir(pdir)) - EXPECTED)
+            return WRONG, f"the rerun after kill -9 at {first.secs:.2f} s failed " \
+                          f"({again.describe()})"
         how = "killed" if first.sent else f"finished first ({first.describe()})"
-        note = f"{how} at {at:.2f} s; rerun succeeded"
-        return OK, note + (f"; left in the params dir: {stale}" if stale else "")
+        stale = sorted(set(os.listdir(pdir)) - EXPECTED)
+        if stale:
+            return UNCLEAR, f"{how} at {first.secs:.2f} s; the rerun succeeded but left " \
+                            f"{stale} in the params dir"
+        return OK, f"{how} at {first.secs:.2f} s; rerun succeeded"
     return fn
 
 
@@ -190,12 +213,14 @@ def cases(fx, rng, quick):
     out.append(Case(cls, "prove: params truncated", truncated_params(rng.randrange(2**32)),
                     heavy=True))
     cls = "kill-9"
-    for _ in range(1):
-        at = round(rng.uniform(0.5, 7.0), 2)  # the tiny setup takes ~8 s on 2 cores
-        out.append(Case(cls, f"kill -9 at {at} s, fresh params (seeded setup)",
-                        killed(True, at), heavy=True))
+    at = round(rng.uniform(0.05, 0.95), 2)
+    out.append(Case(cls, f"kill -9 at {at:.0%} of a prove on a fresh params dir (seeded setup)",
+                    killed(True, at), heavy=True))
+    at = round(rng.uniform(0.0, 0.15), 3)  # writing the tiny params takes ~0.25 s
+    out.append(Case(cls, f"kill -9 {at} s into writing fresh params", killed(True, at, True),
+                    heavy=True))
     for _ in range(1 if quick else 2):
-        at = round(rng.uniform(0.2, 4.0), 2)  # validating and proving take ~5 s
-        out.append(Case(cls, f"kill -9 at {at} s, existing params", killed(False, at),
-                        heavy=True))
+        at = round(rng.uniform(0.05, 0.95), 2)
+        out.append(Case(cls, f"kill -9 at {at:.0%} of a prove with existing params",
+                        killed(False, at), heavy=True))
     return out

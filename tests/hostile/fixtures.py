@@ -30,7 +30,8 @@ class Fixtures:
         self.seed = seed
         self._locks, self._made = {}, {}
         self._guard = threading.Lock()
-        self.prove_secs = None  # the baseline prove with existing params, measured
+        self.setup_secs = None  # the measured prove on a fresh params dir (seeded setup)
+        self.prove_secs = None  # the measured prove with existing params
 
     def _once(self, key, make):
         with self._guard:
@@ -154,9 +155,10 @@ class Fixtures:
             pdir = os.path.join(d, "params")
             cfg = self.config(os.path.join(d, "setup.yaml"), pdir, missing="setup")
             req = self.snap_request()
-            self._must("zkpipe prove (fresh params, seeded setup)",
-                       self.prove_cmd(cfg, req, "snapdeals", "--out", os.path.join(d, "p0")),
-                       timeout=240)
+            r = self._must("zkpipe prove (fresh params, seeded setup)",
+                           self.prove_cmd(cfg, req, "snapdeals", "--out", os.path.join(d, "p0")),
+                           timeout=240)
+            self.setup_secs = r.secs
             cfg = self.config(os.path.join(d, "fail.yaml"), pdir, missing="fail")
             r = self._must("zkpipe prove (existing params)",
                            self.prove_cmd(cfg, req, "snapdeals", "--out", os.path.join(d, "p1")))

@@ -66,31 +66,47 @@ def _preexec(limits, uid, ignore):
 
 
 def run(cmd, timeout, cwd=None, env=None, limits=None, uid=None, kill_after=None,
-        ignore_signals=(), stdin=subprocess.DEVNULL):
-    """Runs `cmd` (a list) in its own session; on timeout or at `kill_after` seconds the whole
-    process group gets SIGKILL. `limits` maps resource.RLIMIT_* to a value."""
+        kill_when=None, ignore_signals=(), stdin=subprocess.DEVNULL):
+    """Runs `cmd` (a list) in its own session; on timeout, at `kill_after` seconds, or once
+    `kill_when` (a predicate polled every 5 ms) holds, its whole process group gets SIGKILL.
+    `limits` maps resource.RLIMIT_* to a value."""
     cmd = [str(c) for c in cmd]
     t0 = time.monotonic()
     p = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=stdin, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, start_new_session=True,
                          preexec_fn=_preexec(limits, uid, ignore_signals))
+    chunks = []
+    reader = threading.Thread(target=lambda: chunks.extend(iter(lambda: p.stdout.read(65536), b"")))
+    reader.start()
     sent, timed_out = None, False
-    wait = timeout if kill_after is None else min(timeout, kill_after)
-    try:
-        out, _ = p.communicate(timeout=wait)
-    except subprocess.TimeoutExpired:
-        if kill_after is not None and kill_after < timeout:
+    while p.poll() is None:
+        now = time.monotonic() - t0
+        if now > timeout:
+            timed_out = True
+        elif (kill_after is not None and now >= kill_after) or (kill_when and kill_when()):
             sent = signal.SIGKILL
         else:
-            timed_out = True
+            time.sleep(0.005)
+            continue
         try:
             os.killpg(p.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        out, _ = p.communicate()
+        p.wait()
+    reader.join(5)
+    if reader.is_alive():  # a descendant still holds the output open: end the group
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        reader.join()
+    p.stdout.close()
     secs = time.monotonic() - t0
     rc, sig = (p.returncode, None) if p.returncode >= 0 else (None, -p.returncode)
-    return Run(cmd, rc, sig, out.decode("utf-8", "replace"), timed_out, secs, sent)
+    if sig != signal.SIGKILL:
+        sent = None  # it ended before the kill landed
+    out = b"".join(chunks).decode("utf-8", "replace")
+    return Run(cmd, rc, sig, out, timed_out, secs, sent)
 
 
 @dataclass

@@ -18,6 +18,7 @@ import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 
+sys.dont_write_bytecode = True  # the source tree is left as it was
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cases_groth16  # noqa: E402
