@@ -3,6 +3,7 @@
 #include "params_files.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spdlog/spdlog.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -10,6 +11,7 @@
 
 #include <array>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -65,6 +67,31 @@ void write_stamp(const std::string& path) {
 void drop_stamp(const std::string& path) {
   std::error_code ec;
   std::filesystem::remove(path + ".validated", ec);
+}
+
+size_t remove_stale_temporaries(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path p(path);
+  const std::string base = p.filename().string();
+  size_t removed = 0;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(p.parent_path(), ec)) {
+    const std::string name = entry.path().filename().string();
+    for (const char* kind : {".tmp.", ".csr.tmp.", ".validated.tmp."}) {
+      const std::string prefix = base + kind;  // then <pid>.<random> (zkpipe/output_file.h)
+      if (name.rfind(prefix, 0) != 0) continue;
+      const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+      if (pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)) {
+        std::error_code rm;
+        if (fs::remove(entry.path(), rm)) {
+          spdlog::info("params: removed {} (left by a writer that is gone)", entry.path().string());
+          ++removed;
+        }
+      }
+      break;
+    }
+  }
+  return removed;
 }
 
 Result<ParamsLock> ParamsLock::acquire(const std::string& path) {

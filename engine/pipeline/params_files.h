@@ -18,6 +18,11 @@ void write_stamp(const std::string& path);
 // Removes PATH.validated (the file is no longer trusted).
 void drop_stamp(const std::string& path);
 
+// Under the ParamsLock: removes what writers of PATH that were killed left behind
+// (PATH.tmp.<pid>.*, PATH.csr.tmp.<pid>.*, PATH.validated.tmp.<pid>.* whose process is gone);
+// returns how many.
+size_t remove_stale_temporaries(const std::string& path);
+
 // flock(LOCK_EX) on PATH.lock, held until destruction; waits for another holder.
 class ParamsLock {
  public:

@@ -108,6 +108,7 @@ Result<ProvingKey> SrsCache::open_warm(const std::string& id, const RecordFn* re
   fs::create_directories(config_.dir, ec);
   if (ec) return unavailable("params.dir: cannot create " + config_.dir + ": " + ec.message());
   ZKP_ASSIGN_OR_RETURN(ParamsLock lock, ParamsLock::acquire(path));
+  remove_stale_temporaries(path);
   if (fs::exists(path)) {  // perhaps made by another process while we waited
     if (stamp_matches(path)) {
       trusted = true;

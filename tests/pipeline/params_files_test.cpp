@@ -4,6 +4,8 @@
 // them fail verification: checked again, the stamp dropped, the job's error names the part.
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <fstream>
 
@@ -89,6 +91,33 @@ TEST_CASE("Params: proofs failing with stamp-trusted params re-check them and na
   const pipeline::JobResult third = run_job(config, 3);
   CHECK(third.state == pipeline::JobState::kFailed);
   CHECK_THAT(third.status.message(), Contains(path) && Contains("h_query"));
+}
+
+TEST_CASE("Params: temporary files of a killed writer are removed by the next maker",
+          "[pipeline]") {
+  TempDir dir("zkpipe_params_stale");
+  const Config config = test_config("", "threads: 1", dir.file("params"));
+  const pipeline::JobResult first = run_job(config, 1);
+  REQUIRE(first.status.ok());
+  const std::string path = dir.file("params/" + first.circuit_id + ".params");
+  // A pid that is gone: a child that has exited and been reaped.
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  REQUIRE(child > 0);
+  REQUIRE(::waitpid(child, nullptr, 0) == child);
+  const std::string dead = std::to_string(child);
+  const std::string live = std::to_string(::getpid());
+  for (const std::string& name :
+       {path + ".tmp." + dead + ".00ab", path + ".csr.tmp." + dead + ".01cd",
+        path + ".validated.tmp." + dead + ".02ef", path + ".tmp." + live + ".03aa"}) {
+    std::ofstream(name) << "partial";
+  }
+  std::filesystem::remove(path);  // the next job makes the params again, under the lock
+  REQUIRE(run_job(config, 2).status.ok());
+  CHECK_FALSE(std::filesystem::exists(path + ".tmp." + dead + ".00ab"));
+  CHECK_FALSE(std::filesystem::exists(path + ".csr.tmp." + dead + ".01cd"));
+  CHECK_FALSE(std::filesystem::exists(path + ".validated.tmp." + dead + ".02ef"));
+  CHECK(std::filesystem::exists(path + ".tmp." + live + ".03aa"));  // a live writer's: kept
 }
 
 }  // namespace zkpipe::testing
