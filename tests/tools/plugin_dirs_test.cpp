@@ -38,13 +38,13 @@ std::string config_with(const TempDir& dir, const std::string& first) {
 ToolRun prove(const TempDir& dir, const std::string& config) {
   const std::string input =
       write(dir.path / "r.json", R"({"rounds": 8, "partitions": 1, "seed": 1})");
-  return run_program(std::string("timeout 120 ") + ZKPIPE_TEST_ZKPIPE,
+  return run_program(std::string("timeout -k 10 120 ") + ZKPIPE_TEST_ZKPIPE,
                      fmt::format("prove --config {} --proof mimc_jobs --input {} --out {}", config,
                                  input, (dir.path / "p.bin").string()));
 }
 
 ToolRun validate(const std::string& config) {
-  return run_program(std::string("timeout 120 ") + ZKPIPE_TEST_TOOL, "validate " + config);
+  return run_program(std::string("timeout -k 10 120 ") + ZKPIPE_TEST_TOOL, "validate " + config);
 }
 
 }  // namespace

@@ -30,9 +30,10 @@ std::string fixture(const std::string& c) {
   return std::string(ZKPIPE_TEST_FIXTURE_DIR) + "/" + c;
 }
 
-// The tool under `timeout`, so that a hang fails the test (exit 124) instead of stalling it.
+// The tool under `timeout` (SIGKILL 10 s after SIGTERM), so that a hang fails the test (exit
+// 124 or 137) instead of stalling it.
 zkpipe::test::ToolRun validate(const std::string& args) {
-  return zkpipe::test::run_program(std::string("timeout 120 ") + ZKPIPE_TEST_TOOL,
+  return zkpipe::test::run_program(std::string("timeout -k 10 120 ") + ZKPIPE_TEST_TOOL,
                                    "validate " + args);
 }
 
