@@ -164,27 +164,19 @@ Row check_compute(const std::string& path, const ComputeConfig& compute) {
 // The plugins a config names, then the config as a whole (its memory backend opened), then a
 // GPU compute backend's devices.
 void check_config(const std::string& path, const Options& opt, std::vector<Row>& rows) {
-  auto cfg = load_config(path);
-  if (!cfg.ok()) {
+  auto config_failed = [&](const Status& s) {
     Row bad;
     bad.source = path;
     bad.plugin = "(config)";
     bad.status = "FAIL";
-    bad.reason = cfg.status().message();
+    bad.reason = s.message();
     rows.push_back(bad);
-    return;
-  }
+  };
+  auto cfg = load_config(path);
+  if (!cfg.ok()) return config_failed(cfg.status());
   Result<std::vector<std::string>> dirs = plugin_search_dirs(
       {{path + ": plugin_dirs", cfg->plugin_dirs}, {"--plugin-dir", opt.plugin_dirs}});
-  if (!dirs.ok()) {
-    Row bad;
-    bad.source = path;
-    bad.plugin = "(config)";
-    bad.status = "FAIL";
-    bad.reason = dirs.status().message();
-    rows.push_back(bad);
-    return;
-  }
+  if (!dirs.ok()) return config_failed(dirs.status());
   // The config's log.level governs what its plugins log while they are checked.
   LogLevelScope log_scope(cfg->log.level);
   std::vector<std::string> names{cfg->memory.backend};

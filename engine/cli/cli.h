@@ -26,7 +26,9 @@ Result<Config> load_config_for_run(const std::string& path, const std::string& p
 
 // Blocks SIGTERM and SIGINT in every thread started after it and watches them on its own thread:
 // the first makes the engine stop accepting work (jobs in flight finish and are written), the
-// second cancels every job. Construct it before the engine's threads start.
+// second cancels every job. Construct it before the engine's threads start. A signal that comes
+// while the engine is being created takes effect when it is attached; a second one before that
+// exits at once (nothing was accepted yet).
 class SignalWatcher {
  public:
   SignalWatcher();
@@ -38,6 +40,7 @@ class SignalWatcher {
   std::thread thread_;
   std::atomic<pipeline::Engine*> engine_{nullptr};
   std::atomic<int> count_{0};
+  std::atomic<bool> attached_{false};  // an engine was attached once
 };
 
 // A request for `type` (porep, snapdeals) at `preset`: sealed from a fixed seed and cached as

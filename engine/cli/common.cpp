@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include <spdlog/spdlog.h>
@@ -48,10 +49,13 @@ SignalWatcher::SignalWatcher() {
             "(signal again to cancel them)",
             sig);
         if (engine != nullptr) engine->stop_accepting();
-      } else {
+      } else if (engine != nullptr) {
         spdlog::warn("signal {} again: cancelling every job", sig);
-        if (engine != nullptr) engine->cancel_all();
-      }
+        engine->cancel_all();
+      } else if (!attached_.load()) {  // still starting: nothing accepted, nothing lost
+        spdlog::warn("signal {} again before any job was accepted: exiting", sig);
+        std::_Exit(128 + sig);
+      }  // else the run is over and its outputs are being written: let them finish
     }
   });
 }
@@ -63,6 +67,12 @@ SignalWatcher::~SignalWatcher() {
 
 void SignalWatcher::attach(pipeline::Engine* engine) {
   engine_ = engine;
+  if (engine == nullptr) return;
+  attached_ = true;
+  // A signal that came while the engine was starting takes effect now (twice is harmless).
+  const int n = count_.load();
+  if (n >= 1) engine->stop_accepting();
+  if (n >= 2) engine->cancel_all();
 }
 
 Result<std::vector<uint8_t>> bench_request(const std::string& type, const std::string& preset,

@@ -62,7 +62,20 @@ void Engine::Impl::finalizer_loop(size_t worker) {
     later.work.push_back(std::move(work));
     lock.unlock();
     later.flush();
-    if (complete) finalize_job(job, track);
+    if (complete) {
+      // Verification and assembly allocate: out of memory there fails the job, not the thread.
+      const Status s = guarded(fmt::format("job {}: verification and assembly", job->id), [&] {
+        finalize_job(job, track);
+        return ok_status();
+      });
+      if (!s.ok()) {
+        Deferred failed;
+        lock.lock();
+        if (!ended(*job)) end_job(*job, JobState::kFailed, s, failed);
+        lock.unlock();
+        failed.flush();
+      }
+    }
     lock.lock();
   }
 }
