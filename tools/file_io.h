@@ -10,7 +10,6 @@
 
 #include <cerrno>
 #include <cstdint>
-#include <cstring>
 #include <fstream>
 #include <span>
 #include <sstream>
@@ -26,8 +25,9 @@ namespace zkpipe::tool {
 inline Result<std::string> read_file(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
-    if (errno == ELOOP) return invalid_argument(path + ": symlink loop");
-    return not_found(path + ": cannot open: " + std::strerror(errno));
+    const int err = errno;
+    const std::string m = path + ": cannot open: " + errno_message(err);
+    return err == ELOOP ? invalid_argument(m) : not_found(m);
   }
   if (!S_ISREG(st.st_mode)) return invalid_argument(path + ": not a regular file");
   std::ifstream in(path, std::ios::binary);

@@ -73,7 +73,7 @@ Result<SectionedFileReader> SectionedFileReader::open(const std::string& path,
   // O_NONBLOCK: a FIFO in the file's place must not block the open (refused just below).
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
-    if (errno == ELOOP) return invalid_argument(cat(path, ": symlink loop"));
+    if (errno == ELOOP) return invalid_argument(cat(path, ": cannot open: ", errno_message(ELOOP)));
     return not_found(cat(path, ": cannot open ", format.what, ": ", errno_text()));
   }
   struct stat st {};
