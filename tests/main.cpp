@@ -1,3 +1,3 @@
-// The Catch2 main of zkpipe_tests and zkpipe_proof_tests.
+// The Catch2 main of zkpipe_tests, zkpipe_proof_tests and zkpipe_memory_tests.
 #define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>

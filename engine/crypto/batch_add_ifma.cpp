@@ -505,6 +505,10 @@ bool batch_add_g1_ifma_available() {
   return ok;
 }
 
+uint64_t batch_add_g1_ifma_scratch_bytes(size_t m) {
+  return (std::min(m, kMaxBatch) + 7) / 8 * sizeof(Group);
+}
+
 void batch_add_g1_ifma(G1Affine* const* dst, const G1Affine* const* src, const uint8_t* neg,
                        size_t m) {
   thread_local Scratch scratch;

@@ -22,6 +22,10 @@ bool batch_add_g1_ifma_available();
 // pairs to scalar code: one such pair would spoil the whole batch's inversion). Results are
 // fully reduced Montgomery-form Fp, identical to the scalar code's; only x and y of the dst
 // points are written. Faster than the scalar flush at every m (per call overhead ~3-4 us).
+// The per-thread scratch batch_add_g1_ifma(..., m) grows to (kept until the thread exits), in
+// bytes; for memory budgets.
+uint64_t batch_add_g1_ifma_scratch_bytes(size_t m);
+
 void batch_add_g1_ifma(G1Affine* const* dst, const G1Affine* const* src, const uint8_t* neg,
                        size_t m);
 

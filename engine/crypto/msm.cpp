@@ -54,6 +54,14 @@ MsmPlan msm_plan_g2(size_t n, unsigned threads) {
                                  kG2Costs, MsmBuckets::kAuto, 0);
 }
 
+uint64_t msm_scratch_bytes_g1(size_t n, const MsmOptions& options) {
+  return msm_detail::scratch_bytes<G1>(n, options, g1_costs(),
+                                       msm_detail::batch_add_g1_ifma_available());
+}
+uint64_t msm_scratch_bytes_g2(size_t n, const MsmOptions& options) {
+  return msm_detail::scratch_bytes<G2>(n, options, kG2Costs, false);
+}
+
 G1 msm(const G1Affine* bases, const Fr* scalars, size_t n, const MsmOptions& options) {
   return msm_detail::msm<G1>(bases, scalars, n, options, g1_costs(), g1_x2);
 }

@@ -179,4 +179,49 @@ P msm(const typename P::Affine* bases, const Fr* scalars, size_t n, const MsmOpt
   return P::from_affine(r.to_affine());
 }
 
+// The most one (window, chunk) task's buckets allocate: the bucket array; in affine form also
+// the busy flags, the Jacobian overflow buckets (after a spill) and the batch vectors (the
+// adder's operations, prefixes and denominators, the kernel's argument arrays, the pending,
+// deferred and retried operations; capacities may double past their sizes); `ifma`: with the
+// per-thread scratch of the G1 IFMA adder for its batches (kept by the thread that ran it).
+template <typename P>
+uint64_t task_bytes(size_t buckets, bool affine, bool ifma) {
+  using A = typename P::Affine;
+  if (!affine) return uint64_t{buckets} * sizeof(P);
+  constexpr uint64_t kOp = 32;  // an adder or bucket operation: two pointers and flags at most
+  const uint64_t cap = batch_size(buckets);
+  const uint64_t kernel = ifma ? batch_add_g1_ifma_scratch_bytes(cap) : 0;
+  // A round re-queues up to 5 cap deferred operations into the adder, so its vectors (and the
+  // pending list) reach 6 cap entries, their capacities 12 cap; deferred and retried <= 10 cap.
+  const uint64_t batch =
+      12 * cap * (kOp + 2 * sizeof(typename P::Field) + 2 * sizeof(void*) + 1 + sizeof(uint32_t)) +
+      2 * 10 * cap * kOp;
+  return uint64_t{buckets} * (sizeof(A) + 1 + sizeof(P)) + batch + kernel;
+}
+
+// msm()'s allocations at most (see msm.h): the same plan, then the scalar and base copies, the
+// per-task sums and the largest tasks' buckets times the threads that run tasks at once.
+template <typename P>
+uint64_t scratch_bytes(size_t n, const MsmOptions& options, const MsmCosts& costs, bool ifma) {
+  using A = typename P::Affine;
+  if (n == 0) return 0;
+  const unsigned threads = resolve_threads(options.threads);
+  const unsigned c = std::min(options.window_bits, kMaxWindowBits);
+  const bool glv = options.endomorphism;
+  const unsigned digit_bits = glv ? kGlvDigitBits : kPlainDigitBits;
+  const MsmPlan plan = choose_plan(glv ? 2 * n : n, digit_bits, threads, costs, options.buckets, c);
+  uint64_t bytes = glv ? uint64_t{n} * (sizeof(A) + 2 * sizeof(Limbs<2>)) : n * sizeof(Fr::L);
+  bytes += uint64_t{plan.windows} * plan.chunks * sizeof(P);
+  uint64_t largest = 0;
+  for (unsigned w = 0; w < plan.windows; ++w) {
+    const size_t buckets = window_buckets(w, plan.window_bits, digit_bits);
+    const bool affine = plan.batch_affine && buckets >= kMinAffineBuckets;
+    largest = std::max(largest, task_bytes<P>(buckets, affine, ifma));
+  }
+  const uint64_t tasks = uint64_t{plan.windows} * plan.chunks;
+  const uint64_t running = std::min<uint64_t>(threads, tasks);
+  // parallel_for's threads and the allocator's per-block headers: a few KiB.
+  return bytes + running * (largest + 1024) + 4096;
+}
+
 }  // namespace zkpipe::crypto::msm_detail

@@ -194,6 +194,20 @@ std::shared_ptr<const NttTables> ntt_tables(size_t entries, unsigned threads) {
   return cached;
 }
 
+NttMemory ntt_memory(size_t n) {
+  NttMemory m;
+  if (n < 2) return m;
+  const size_t entries = std::clamp<size_t>(n / 2, 1, size_t{1} << kNttTableLog);
+  // The vectors, plus their holder and its shared_ptr control block.
+  m.tables = uint64_t{entries} * sizeof(Fr) * (ntt_ifma_available() ? 4 : 2) + 1024;
+  const unsigned k = static_cast<unsigned>(std::countr_zero(n));
+  const uint64_t high = k >= 2 && k - 1 > kNttTableLog ? uint64_t{1} << (k - 1 - kNttTableLog) : 0;
+  // Growing copies the old tables (at most as large); ntt_scale_powers' row of 2^12 powers;
+  // the twiddles above the table (and their IFMA form).
+  m.scratch = m.tables + (uint64_t{1} << 12) * sizeof(Fr) + 2 * high * sizeof(Fr) + 4096;
+  return m;
+}
+
 NttTwiddles ntt_twiddles(const NttTables& tables, size_t n, NttDirection direction) {
   const bool inv = direction == NttDirection::kInverse;
   NttTwiddles tw;

@@ -3,6 +3,7 @@
 // C = sum_aux w_j l_j + sum h_i tau^i Z / delta + s A + r B_g1 - r s delta.
 #include "zkpipe/groth16/prover.h"
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 
@@ -66,6 +67,27 @@ std::vector<Fr> density_scalars(const Density& d, const WitnessView& w) {
     if (d.test(j)) out.push_back(j < ni ? w.inputs[j] : w.aux[j - ni]);
   }
   return out;
+}
+
+ProverShape prover_shape(const ProvingKey& pk) {
+  return {pk.domain_size, pk.h_query.size(), pk.l_query.size(), pk.a_query.size(),
+          pk.b_g1_query.size()};
+}
+
+ProverMemory prover_memory(const ProverShape& s, const ProverOptions& options) {
+  crypto::MsmOptions msm;
+  msm.threads = options.threads;
+  const crypto::NttMemory ntt = crypto::ntt_memory(s.domain);
+  ProverMemory m;
+  m.ntt_tables = ntt.tables;
+  m.pending = s.b_points * sizeof(Fr);  // PendingProof::b_scalars, alive from the B MSM on
+  m.start_scratch =
+      std::max({ntt.scratch, crypto::msm_scratch_bytes_g1(s.h_points, msm),
+                crypto::msm_scratch_bytes_g1(s.l_points, msm),
+                s.a_points * sizeof(Fr) + crypto::msm_scratch_bytes_g1(s.a_points, msm),
+                crypto::msm_scratch_bytes_g1(s.b_points, msm)});
+  m.finish_scratch = crypto::msm_scratch_bytes_g2(s.b_points, msm);
+  return m;
 }
 
 ProverRandomness ProverRandomness::secure() {

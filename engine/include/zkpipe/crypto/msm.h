@@ -47,6 +47,13 @@ MsmPlan msm_plan_g2(size_t n, unsigned threads);
 G1 msm(const G1Affine* bases, const Fr* scalars, size_t n, const MsmOptions& options);
 G2 msm(const G2Affine* bases, const Fr* scalars, size_t n, const MsmOptions& options);
 
+// The most heap memory msm() of n bases allocates while it runs, in bytes: the GLV copy of the
+// bases and the split scalars (or the canonical scalars), one sum per task, the buckets and
+// batch vectors of the tasks that run at once (and on G1 with IFMA their per-thread scratch).
+// An upper bound by construction of the same plan msm() picks; what memory budgets reserve.
+uint64_t msm_scratch_bytes_g1(size_t n, const MsmOptions& options = {});
+uint64_t msm_scratch_bytes_g2(size_t n, const MsmOptions& options = {});
+
 inline G1 msm(const G1Affine* bases, const Fr* scalars, size_t n, unsigned threads = 0) {
   MsmOptions o;
   o.threads = threads;

@@ -56,6 +56,15 @@ Status ntt_scale_powers(Fr* data, size_t n, const Fr& c, const Fr& g, bool bit_r
 // Textbook single-threaded radix-2 (bit reversal, then log n passes, twiddles by repeated
 // multiplication); the same result as ntt_forward / ntt_inverse (with 1/n), for tests and
 // benchmarks.
+// Memory of the NTTs of size n, in bytes, for memory budgets: `tables` is the twiddle table the
+// process keeps from the first NTT of that size on (shared by every NTT up to it; it only
+// grows), `scratch` the most one call allocates besides (while a table grows, the old one is
+// copied: included).
+struct NttMemory {
+  uint64_t tables = 0, scratch = 0;
+};
+NttMemory ntt_memory(size_t n);
+
 Status ntt_radix2(Fr* data, size_t n, NttDirection direction);
 
 }  // namespace zkpipe::crypto

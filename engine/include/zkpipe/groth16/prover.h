@@ -49,6 +49,21 @@ struct PendingProof {
   ProverTimings timings;
 };
 
+// What the prover's memory depends on: the domain and the point counts of the key's queries.
+struct ProverShape {
+  uint64_t domain = 0, h_points = 0, l_points = 0, a_points = 0, b_points = 0;
+};
+ProverShape prover_shape(const ProvingKey& pk);
+
+// The heap memory the prover allocates besides its inputs, in bytes (upper bounds, for memory
+// budgets): prove_start's peak (the NTT's, or an MSM's scratch with the scalars it reads), what
+// a PendingProof holds for prove_finish (the B-density scalars), prove_finish's peak (the G2
+// MSM), and the NTT twiddle tables the process keeps for the domain once it proved once.
+struct ProverMemory {
+  uint64_t start_scratch = 0, pending = 0, finish_scratch = 0, ntt_tables = 0;
+};
+ProverMemory prover_memory(const ProverShape& shape, const ProverOptions& options = {});
+
 // The scalars of the wires whose density bit is set, in wire order (the A and B MSMs' scalars).
 std::vector<Fr> density_scalars(const Density& density, const WitnessView& witness);
 
