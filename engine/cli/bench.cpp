@@ -34,6 +34,12 @@ Result<RunSummary> run_config(const BenchOptions& o, const std::string& path,
   ZKP_ASSIGN_OR_RETURN(std::unique_ptr<pipeline::Engine> engine, pipeline::Engine::create(config));
   signals.attach(engine.get());
   fmt::print("== {}: {}\n", path, engine->memory_plan());
+  pipeline::JobRequest sample;
+  sample.proof_type = o.proof;
+  sample.input = input;
+  sample.input_name = fmt::format("bench {} {} request", o.proof, o.preset);
+  Result<pipeline::MemoryPrediction> predicted = engine->plan(sample, o.jobs);
+  if (predicted.ok()) fmt::print("   {}\n", pipeline::describe_prediction(*predicted));
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<uint64_t> ids;
   Status status;
@@ -59,6 +65,7 @@ Result<RunSummary> run_config(const BenchOptions& o, const std::string& path,
     if (!r.status.ok()) return r.status.with_context(path);
   }
   RunSummary summary = summarize_run(*engine, path, results, wall_s);
+  if (predicted.ok()) summary.predicted_peak_bytes = predicted->peak_host;
   fmt::print("{}", summary_text(summary));
   const std::string stem = std::filesystem::path(path).stem().string();
   const std::vector<pipeline::Span> spans = engine->trace().spans();

@@ -1,4 +1,4 @@
-// cli.h: the subcommands of the `zkpipe` binary (prove, bench), one file each, and what they
+// cli.h: the subcommands of the `zkpipe` binary (prove, bench, plan), one file each, and what they
 // share: loading a config with command-line overrides, signal handling (SIGTERM/SIGINT: first
 // drain, second cancel), the bench workload generator.
 // Thread-safety: main thread, apart from the signal watcher (see SignalWatcher).
@@ -19,6 +19,7 @@ namespace zkpipe::cli {
 
 void add_prove(CLI::App& app, int* exit_code);
 void add_bench(CLI::App& app, int* exit_code);
+void add_plan(CLI::App& app, int* exit_code);
 
 // The config at `path` with the command line's --params-dir (when not empty) applied, and its
 // log level set.

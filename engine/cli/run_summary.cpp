@@ -55,7 +55,8 @@ nlohmann::json RunSummary::to_json() const {
           {"devices", d},
           {"h2d_bytes", h2d_bytes},
           {"h2d_gbs", h2d_gbs},
-          {"peak_rss_bytes", peak_rss_bytes}};
+          {"peak_rss_bytes", peak_rss_bytes},
+          {"predicted_peak_bytes", predicted_peak_bytes}};
 }
 
 RunSummary summarize_run(const pipeline::Engine& engine, const std::string& config,
@@ -166,6 +167,13 @@ std::string side_by_side(const std::vector<RunSummary>& runs) {
     return r.h2d_bytes > 0 ? fmt::format("{:.2f}", r.h2d_gbs) : std::string("- (no copies)");
   });
   row("peak RSS", [](const RunSummary& r) { return format_bytes(r.peak_rss_bytes); });
+  row("predicted peak (zkpipe plan)", [](const RunSummary& r) {
+    if (r.predicted_peak_bytes == 0 || r.peak_rss_bytes == 0) return std::string("-");
+    return fmt::format("{} ({:+.1f}%)", format_bytes(r.predicted_peak_bytes),
+                       100.0 * (static_cast<double>(r.predicted_peak_bytes) /
+                                    static_cast<double>(r.peak_rss_bytes) -
+                                1.0));
+  });
   return out;
 }
 

@@ -26,6 +26,7 @@ struct RunSummary {
   uint64_t h2d_bytes = 0;
   double h2d_gbs = 0;  // bytes / total h2d time
   uint64_t peak_rss_bytes = 0;
+  uint64_t predicted_peak_bytes = 0;  // the engine's prediction (pipeline::Engine::plan); 0: none
   nlohmann::json to_json() const;
 };
 

@@ -5,6 +5,8 @@
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
+#include <malloc.h>
+
 #include <algorithm>
 
 #include "engine_impl.h"
@@ -59,6 +61,13 @@ Engine::~Engine() {
 }
 
 Result<std::unique_ptr<Engine>> Engine::create(const Config& config, EngineOptions options) {
+#if defined(__GLIBC__)
+  // Large blocks (the prover's scratch, vectors of the plugins) are mapped and unmapped by
+  // themselves instead of being carved from per-thread heaps that keep what was freed: glibc's
+  // default threshold grows with each freed block up to 32 MiB, after which freed scratch stays
+  // resident and the process grows past what the budget counts.
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
   auto impl = std::make_unique<Impl>();
   impl->config = config;
   ZKP_ASSIGN_OR_RETURN(std::vector<std::string> dirs,
@@ -74,14 +83,13 @@ Result<std::unique_ptr<Engine>> Engine::create(const Config& config, EngineOptio
     impl->compute = std::move(*compute);
   }
   const SystemInfo info = read_system_info();
+  impl->shape = PipelineShape::of(config, impl->compute->device_count());
   MemoryPlan plan;
   plan.budget_bytes =
       options.budget_bytes.value_or(config.pipeline.budget_bytes.value_or(auto_budget_bytes(info)));
   plan.overhead_bytes = config.pipeline.overhead_bytes;
   plan.pinned_bytes =
       impl->pool->page_locked() ? std::min(impl->pool->cap_bytes(), plan.budget_bytes) : 0;
-  impl->plan_text = describe_memory_plan(plan, info);
-  spdlog::info("{}: {}", config.path, impl->plan_text);
   if (options.check_plan) {
     ZKP_RETURN_IF_ERROR(check_memory_plan(plan, info).with_context(config.path));
   }
@@ -90,8 +98,10 @@ Result<std::unique_ptr<Engine>> Engine::create(const Config& config, EngineOptio
   impl->options.allocate = std::move(options.allocate);
   impl->srs = std::make_unique<SrsCache>(
       config.params, *impl->budget, [raw](uint64_t bytes) { return raw->allocate(bytes); },
-      config.compute.threads);
+      impl->shape);
   impl->budget->set_reclaimer([raw](uint64_t needed) { return raw->srs->reclaim(needed); });
+  impl->plan_text = impl->startup_prediction(plan, info);
+  spdlog::info("{}: {}", config.path, impl->plan_text);
   impl->options.check_plan = options.check_plan;
   impl->paused = options.start_paused;
   impl->start_workers();
@@ -158,6 +168,69 @@ Result<uint64_t> Engine::submit(JobRequest request) {
   return guarded(what + ": submit", [&] { return impl_->submit(std::move(request)); });
 }
 
+// The budget, and the predicted peak with the largest circuit whose params are in params.dir
+// when the pipeline's queues are full (its configured limits; no requests counted).
+std::string Engine::Impl::startup_prediction(const MemoryPlan& plan, const SystemInfo& info) {
+  std::string text = describe_memory_plan(plan, info);
+  std::optional<MemoryPrediction> largest;
+  std::string circuit;
+  size_t circuits = 0;
+  for (const std::string& id : srs->circuits_on_disk()) {
+    Result<CircuitMemory> m = srs->circuit_memory(id);
+    if (!m.ok()) {
+      spdlog::warn("{}: no memory prediction for {}: {}", config.path, id, m.status().message());
+      continue;
+    }
+    ++circuits;
+    const MemoryPrediction p = predict_memory({*m, UINT64_MAX, 1, 0}, shape, budget->total(),
+                                              current_rss_bytes(), pool->page_locked(), info);
+    if (!largest || p.peak_host > largest->peak_host) {
+      largest = p;
+      circuit = id;
+    }
+  }
+  if (!largest) {
+    return text + "; no params in " + config.params.dir +
+           " yet to predict from (`zkpipe plan` predicts a workload)";
+  }
+  return fmt::format("{}; {} at the pipeline's limits ({} partitions in flight{}): {}", text,
+                     circuit, largest->abc_in_flight,
+                     circuits > 1 ? fmt::format(", the largest of {} circuits", circuits) : "",
+                     describe_prediction(*largest));
+}
+
+Result<MemoryPrediction> Engine::plan(const JobRequest& sample, uint64_t jobs) {
+  return guarded("plan", [&] { return impl_->plan(sample, jobs); });
+}
+
+Result<MemoryPrediction> Engine::Impl::plan(const JobRequest& sample, uint64_t jobs) {
+  const std::string what = sample.input_name.empty() ? "request" : sample.input_name;
+  ZKP_ASSIGN_OR_RETURN(const zkp_proof_type* type, proof_type(sample.proof_type));
+  PluginJob parsed;
+  parsed.type = type;
+  char message[kPluginMessageBytes] = "";
+  ZKP_RETURN_IF_ERROR(
+      plugin_status(type->parse(sample.input.data(), sample.input.size(), what.c_str(),
+                                &parsed.handle, {message, sizeof message}),
+                    message, what));
+  zkp_job_info info{};
+  info.struct_size = sizeof info;
+  ZKP_RETURN_IF_ERROR(
+      plugin_status(type->info(parsed.handle, &info, {message, sizeof message}), message, what));
+  Result<CircuitMemory> circuit = srs->circuit_memory(info.circuit_id);
+  if (!circuit.ok() && circuit.status().code() == Code::kNotFound) {
+    // No params yet: the R1CS as the plugin records it, and every wire assumed dense.
+    ZKP_ASSIGN_OR_RETURN(groth16::R1cs r1cs,
+                         record_r1cs(type, parsed.handle, "proof type " + sample.proof_type));
+    circuit = circuit_memory_bound(info.circuit_id, info.num_constraints, info.num_inputs,
+                                   info.num_aux, r1cs_memory_bytes(r1cs), shape);
+  }
+  ZKP_RETURN_IF_ERROR(circuit.status());
+  const Workload w{*circuit, jobs, info.partitions, request_reservation_bytes(sample.input.size())};
+  return predict_memory(w, shape, budget->total(), current_rss_bytes(), pool->page_locked(),
+                        read_system_info());
+}
+
 Result<uint64_t> Engine::Impl::submit(JobRequest request) {
   Impl& m = *this;
   const std::string what = !request.input_name.empty()   ? request.input_name
@@ -185,6 +258,14 @@ Result<uint64_t> Engine::Impl::submit(JobRequest request) {
   ZKP_ASSIGN_OR_RETURN(const zkp_proof_type* type, m.proof_type(request.proof_type));
   auto plugin = std::make_shared<PluginJob>();
   plugin->type = type;
+  {  // The parsed request is reserved at its input's size before the plugin parses it.
+    ReserveOptions held;
+    held.priority = request.priority;
+    held.deadline = request.deadline;
+    held.what = what + ": its parsed request";
+    ZKP_ASSIGN_OR_RETURN(plugin->request,
+                         m.budget->reserve(request_reservation_bytes(request.input.size()), held));
+  }
   char message[kPluginMessageBytes] = "";
   const int64_t t0 = steady_ns();
   ZKP_RETURN_IF_ERROR(
@@ -207,9 +288,11 @@ Result<uint64_t> Engine::Impl::submit(JobRequest request) {
   job->plugin = std::move(plugin);
   const zkp_job_info& info = job->info;
   job->domain_size = next_pow2(info.num_constraints + info.num_inputs);
-  job->abc_bytes = 3 * job->domain_size * kFrBytes;
-  // The witness, the b scalars kept for prove_finish, and the pending proof.
-  job->rest_bytes = 2 * (uint64_t{info.num_inputs} + info.num_aux) * kFrBytes + 4096;
+  // Upper bounds before the params are known (SrsCache has the exact numbers): a/b/c; the
+  // witness, the B scalars kept for prove_finish (at most one per wire), the pending proof.
+  const uint64_t wires = uint64_t{info.num_inputs} + info.num_aux;
+  job->abc_bytes = abc_bytes(job->domain_size, m.shape.granularity);
+  job->rest_bytes = witness_bytes(wires, m.shape.granularity) + wires * kFrBytes + 4096;
   if (job->abc_bytes + job->rest_bytes > m.budget->total()) {
     return resource_exhausted(what + ": one partition of " + info.circuit_id + " needs " +
                               format_bytes(job->abc_bytes + job->rest_bytes) +

@@ -23,6 +23,7 @@
 #include "zkpipe/abi/proof_type.h"
 #include "zkpipe/pipeline/budget.h"
 #include "zkpipe/pipeline/engine.h"
+#include "zkpipe/pipeline/memory_model.h"
 #include "zkpipe/pipeline/srs_cache.h"
 #include "zkpipe/plugin.h"
 
@@ -57,6 +58,7 @@ auto guarded(const std::string& what, F&& fn) -> decltype(fn()) {
 struct PluginJob {
   const zkp_proof_type* type = nullptr;
   zkp_job* handle = nullptr;
+  Reservation request;  // the parsed request's memory, reserved at its input's size
   ~PluginJob() {
     if (handle != nullptr) type->destroy_job(handle);
   }
@@ -83,7 +85,9 @@ struct Job {
   std::vector<uint32_t> indices;
   int32_t label(uint32_t position) const { return static_cast<int32_t>(indices[position]); }
   uint64_t domain_size = 0;
-  uint64_t abc_bytes = 0, rest_bytes = 0;  // per partition working set, two phases
+  // Upper bounds of a partition's working set, two phases, before its params are known: a
+  // request that cannot fit is refused at submit (SrsCache has the exact sizes).
+  uint64_t abc_bytes = 0, rest_bytes = 0;
   Priority priority = Priority::kNormal;
   std::optional<std::chrono::steady_clock::time_point> deadline;
   std::atomic<bool> cancelled{false};  // read by budget waits without mu
@@ -141,6 +145,7 @@ struct Engine::Impl {
   std::unique_ptr<SrsCache> srs;
   TraceRecorder trace;
   std::string plan_text;
+  PipelineShape shape;
   size_t compute_workers = 0;
 
   mutable std::mutex mu;  // the tracker lock
@@ -165,6 +170,8 @@ struct Engine::Impl {
   // ---- engine.cpp
   Result<const zkp_proof_type*> proof_type(const std::string& name);
   Result<uint64_t> submit(JobRequest request);  // Engine::submit, inside guarded()
+  Result<MemoryPrediction> plan(const JobRequest& sample, uint64_t jobs);  // Engine::plan
+  std::string startup_prediction(const MemoryPlan& plan, const SystemInfo& info);
   void start_workers();
   void stop();
 

@@ -4,6 +4,8 @@
 #include "zkpipe/pipeline/srs_cache.h"
 
 #include <spdlog/spdlog.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <fmt/core.h>
 
@@ -11,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "engine_impl.h"
@@ -44,29 +47,48 @@ Status missing_params(const std::string& id, const std::string& path) {
                    "the seeded development setup, or copy them there)");
 }
 
+// Drops the pages of [p, p + n) of a read-only file mapping from the resident set (they are read
+// again from the page cache if touched). Only for mappings of files: on anonymous memory this
+// would zero it. The range is rounded inward to whole pages.
+void release_mapped_pages(const void* p, size_t n) {
+  static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + page - 1) & ~(page - 1);
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + n) & ~(page - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+
+// All of a mapped key's queries (after its points were checked, say).
+void release_mapped_key(const ProvingKey& pk) {
+  for (auto bytes :
+       {std::as_bytes(pk.h_query), std::as_bytes(pk.l_query), std::as_bytes(pk.a_query),
+        std::as_bytes(pk.b_g1_query), std::as_bytes(pk.b_g2_query)}) {
+    release_mapped_pages(bytes.data(), bytes.size());
+  }
+}
+
 uint64_t query_bytes(const ProvingKey& pk) {
   return (pk.h_query.size() + pk.l_query.size() + pk.a_query.size() + pk.b_g1_query.size()) *
              sizeof(G1Affine) +
          pk.b_g2_query.size() * sizeof(G2Affine);
 }
 
-uint64_t r1cs_bytes(const groth16::R1cs& r) {
-  uint64_t total = 0;
-  for (const auto* m : {&r.a, &r.b, &r.c}) {
-    total += m->row_begin.size() * sizeof(uint64_t) +
-             m->column.size() * (sizeof(uint32_t) + sizeof(groth16::Fr));
-  }
-  return total;
-}
-
-// Copies the queries of a mapped key into `buffer`; the copy's spans point there and its storage
-// keeps the buffer (which returns to its pool when the last user drops the key).
+// Copies the queries of a mapped key into `buffer`, a piece at a time, dropping each copied piece
+// of the mapping from this process's resident set (the page cache keeps it): the file's pages
+// would otherwise count in the process's memory as much as the copy. The copy's spans point
+// into the buffer and its storage keeps the buffer (which returns to its pool when the last
+// user drops the key).
 ProvingKey hot_copy(const ProvingKey& warm, Buffer buffer) {
   ProvingKey pk = warm;
   auto* out = static_cast<uint8_t*>(buffer.host());
   auto place = [&out](auto span) {
     using T = typename decltype(span)::element_type;
-    std::memcpy(out, span.data(), span.size_bytes());
+    constexpr size_t kPiece = size_t{8} << 20;
+    const auto* from = reinterpret_cast<const uint8_t*>(span.data());
+    for (size_t done = 0; done < span.size_bytes(); done += kPiece) {
+      const size_t n = std::min(kPiece, span.size_bytes() - done);
+      std::memcpy(out + done, from + done, n);
+      release_mapped_pages(from + done, n);
+    }
     std::span<const T> copy(reinterpret_cast<const T*>(out), span.size());
     out += span.size_bytes();
     return copy;
@@ -82,11 +104,13 @@ ProvingKey hot_copy(const ProvingKey& warm, Buffer buffer) {
 
 }  // namespace
 
-SrsCache::SrsCache(ParamsConfig config, MemoryBudget& budget, AllocateFn allocate, unsigned threads)
+SrsCache::SrsCache(ParamsConfig config, MemoryBudget& budget, AllocateFn allocate,
+                   const PipelineShape& shape)
     : config_(std::move(config)),
       budget_(budget),
       allocate_(std::move(allocate)),
-      threads_(threads) {}
+      shape_(shape),
+      threads_(shape.threads) {}
 
 SrsCache::~SrsCache() = default;
 
@@ -118,6 +142,7 @@ Result<ProvingKey> SrsCache::open_warm(const std::string& id, const RecordFn* re
     o.threads = threads_;
     spdlog::info("params: checking every point of {} (once; then {}.validated)", path, path);
     ZKP_ASSIGN_OR_RETURN(ProvingKey pk, groth16::load_params(path, o));
+    release_mapped_key(pk);
     write_stamp(path);
     return pk;
   }
@@ -201,8 +226,8 @@ Result<std::shared_ptr<Srs>> SrsCache::load(const std::string& id, const RecordF
   const uint64_t queries = query_bytes(*warm);
   auto srs = std::make_shared<Srs>();
   srs->circuit_id = id;
-  srs->resident_bytes =
-      queries + r1cs_bytes(r1cs) + warm->vk.ic.size() * sizeof(G1Affine) + sizeof(Srs);
+  srs->memory = pipeline::circuit_memory(id, *warm, r1cs_memory_bytes(r1cs), shape_);
+  srs->resident_bytes = srs->memory.resident();
   ReserveOptions w = wait;
   w.what = "params of " + id;
   ZKP_ASSIGN_OR_RETURN(Reservation reservation, budget_.reserve(srs->resident_bytes, w));
@@ -217,6 +242,41 @@ Result<std::shared_ptr<Srs>> SrsCache::load(const std::string& id, const RecordF
   e.warm = std::move(warm);
   e.reservation = std::move(reservation);
   return srs;
+}
+
+Result<CircuitMemory> SrsCache::circuit_memory(const std::string& id) {
+  std::optional<ProvingKey> warm;
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = entries_.find(id); it != entries_.end()) {
+      if (it->second->state == Entry::State::kHot) return it->second->hot->memory;
+      warm = it->second->warm;
+    }
+  }
+  const std::string path = params_path(id);
+  if (!warm) {
+    if (!fs::exists(path)) return missing_params(id, path);
+    ZKP_ASSIGN_OR_RETURN(ProvingKey opened,
+                         groth16::load_params(path, groth16::ParamsLoadOptions::trusted()));
+    warm = std::move(opened);
+  }
+  // The R1CS is held as its cache file's sections (row starts, columns, coefficients).
+  std::error_code ec;
+  const uint64_t r1cs = fs::file_size(path + ".csr", ec);
+  if (ec) return not_found(path + ".csr: " + ec.message() + " (the R1CS cache of " + id + ")");
+  return pipeline::circuit_memory(id, *warm, r1cs, shape_);
+}
+
+std::vector<std::string> SrsCache::circuits_on_disk() const {
+  std::vector<std::string> ids;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(config_.dir, ec)) {
+    if (e.path().extension() == ".params" && e.is_regular_file(ec)) {
+      ids.push_back(e.path().stem().string());
+    }
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
 }
 
 Result<SrsHandle> SrsCache::acquire(const std::string& id, const RecordFn& record,
@@ -251,8 +311,12 @@ Result<SrsHandle> SrsCache::acquire(const std::string& id, const RecordFn& recor
   e.last_use = ++tick_;
   ++counters_.loads;
   counters_.setups += made ? 1 : 0;
-  spdlog::info("params: {} hot ({} in {} memory)", id, format_bytes(e.hot->resident_bytes),
-               "backend");
+  const CircuitMemory& m = e.hot->memory;
+  spdlog::info(
+      "params: {} hot: {} reserved (params {} in backend memory, R1CS {}, prover scratch {}, NTT "
+      "tables {})",
+      id, format_bytes(m.resident()), format_bytes(m.params), format_bytes(m.r1cs),
+      format_bytes(m.start_scratch + m.finish_scratch), format_bytes(m.ntt_tables));
   return SrsHandle(e.hot);
 }
 

@@ -8,6 +8,7 @@
 #include <fmt/core.h>
 
 #include "engine_impl.h"
+#include "zkpipe/abi/size_class.h"
 #include "zkpipe/groth16/verifier.h"
 #include "zkpipe/proof_type.h"
 #include "zkpipe/units.h"
@@ -57,8 +58,19 @@ std::unique_lock<std::mutex> Engine::Impl::lock_timed(double* wait_ms) {
 }
 
 Result<Buffer> Engine::Impl::allocate(uint64_t bytes) {
-  if (options.allocate) return options.allocate(*pool, bytes);
-  return pool->allocate(bytes);
+  Result<Buffer> buffer = options.allocate ? options.allocate(*pool, bytes) : pool->allocate(bytes);
+  // The budget reserved the size class; a backend that rounds further is under-counted.
+  if (buffer.ok() && buffer->bytes() > zkp_size_class(bytes, shape.granularity)) {
+    static std::atomic<bool> said{false};
+    if (!said.exchange(true)) {
+      spdlog::warn(
+          "memory backend {} gave {} for a request of {}, more than the size class {} the "
+          "memory budget reserves (zkpipe/abi/size_class.h): the budget under-counts it",
+          pool->backend_name(), format_bytes(buffer->bytes()), format_bytes(bytes),
+          format_bytes(zkp_size_class(bytes, shape.granularity)));
+    }
+  }
+  return buffer;
 }
 
 void Engine::Impl::end_job(Job& job, JobState state, Status status, Deferred& later) {
@@ -162,23 +174,27 @@ Result<std::unique_ptr<PartitionWork>> Engine::Impl::synthesize(const std::share
         what, info.circuit_id, pk.num_inputs, pk.num_aux, pk.domain_size, info.num_inputs,
         info.num_aux, info.num_constraints, srs->params_path(info.circuit_id)));
   }
-  if (w->srs->resident_bytes + job->abc_bytes + job->rest_bytes > budget->total()) {
+  // Phase one holds a/b/c (released after prove_start), phase two the witness and what the
+  // pending proof keeps (released after prove_finish); the scratch is in the params' reservation.
+  const CircuitMemory& m = w->srs->memory;
+  const uint64_t working = m.abc + m.rest();
+  if (w->srs->resident_bytes + working > budget->total()) {
     return failed_precondition(fmt::format(
-        "{}: its params ({}) and working set ({}) do not fit in the memory budget of {} "
-        "(pipeline.budget)",
-        what, format_bytes(w->srs->resident_bytes), format_bytes(job->abc_bytes + job->rest_bytes),
+        "{}: its params with the prover's scratch ({}) and working set ({}) do not fit in the "
+        "memory budget of {} (pipeline.budget; `zkpipe plan` says what a workload needs)",
+        what, format_bytes(w->srs->resident_bytes), format_bytes(working),
         format_bytes(budget->total())));
   }
   wait.what = what + " working set";
-  ZKP_ASSIGN_OR_RETURN(Reservation all, budget->reserve(job->abc_bytes + job->rest_bytes, wait));
-  w->abc_reservation = all.split(job->abc_bytes);
+  ZKP_ASSIGN_OR_RETURN(Reservation all, budget->reserve(working, wait));
+  w->abc_reservation = all.split(m.abc);
   w->rest_reservation = std::move(all);
   t0 = trace.now_ns();
   w->timing.reserve_wait = ms_between(t1, t0);
   if (t0 - t1 >= kMinWaitSpanNs)
     trace.add({track, "reserve_wait", t1, t0, job->id, job->label(p), false});
   const uint64_t wires = uint64_t{info.num_inputs} + info.num_aux;
-  Result<Buffer> abc = allocate(job->abc_bytes);
+  Result<Buffer> abc = allocate(3 * job->domain_size * kFrBytes);
   if (!abc.ok()) return abc.status().with_context(what + ": a/b/c buffer");
   Result<Buffer> witness = allocate(wires * kFrBytes);
   if (!witness.ok()) return witness.status().with_context(what + ": witness buffer");

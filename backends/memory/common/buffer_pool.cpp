@@ -11,11 +11,15 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "zkpipe/abi/size_class.h"
+
 namespace zkpipe::memory {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
+static_assert(kSizeClassesPerOctave == 4 && kMinSizeClassBytes == ZKP_MIN_SIZE_CLASS_BYTES,
+              "the classes are those of zkpipe/abi/size_class.h, which the engine's budget uses");
 static_assert(std::has_single_bit(kSizeClassesPerOctave), "classes per octave: a power of two");
 static_assert(std::has_single_bit(kMinSizeClassBytes), "minimum class: a power of two");
 
@@ -59,11 +63,7 @@ std::string pointer_text(const void* p) {
 }  // namespace
 
 uint64_t size_class(uint64_t bytes) {
-  if (bytes <= kMinSizeClassBytes) return kMinSizeClassBytes;
-  // 2^k < bytes <= 2^(k+1); the octave is cut into kSizeClassesPerOctave equal steps.
-  const int k = std::bit_width(bytes - 1) - 1;
-  const int step_shift = k - (std::bit_width(kSizeClassesPerOctave) - 1);
-  return round_up(bytes, uint64_t{1} << step_shift);
+  return zkp_size_class(bytes, 1);
 }
 
 Status validate_options(const zkp_memory_options* options, bool huge_pages_supported) {

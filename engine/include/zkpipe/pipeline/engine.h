@@ -20,6 +20,7 @@
 #include "zkpipe/config.h"
 #include "zkpipe/memory.h"
 #include "zkpipe/pipeline/compute.h"
+#include "zkpipe/pipeline/memory_model.h"
 #include "zkpipe/pipeline/priority.h"
 #include "zkpipe/pipeline/trace.h"
 #include "zkpipe/status.h"
@@ -104,6 +105,9 @@ class Engine {
   std::string metrics_text() const;    // Prometheus text exposition format
   const TraceRecorder& trace() const;
   std::string memory_plan() const;  // what create() printed
+  // The predicted memory of `jobs` requests like `sample` submitted at once (parsed, not run;
+  // from the circuit's params when they exist, else an upper bound from its R1CS).
+  Result<MemoryPrediction> plan(const JobRequest& sample, uint64_t jobs);
   std::vector<std::string> device_tracks() const;
 
   struct Impl;

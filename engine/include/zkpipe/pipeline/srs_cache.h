@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "zkpipe/config.h"
 #include "zkpipe/groth16/keys.h"
@@ -21,6 +22,7 @@
 #include "zkpipe/groth16/verifier.h"
 #include "zkpipe/memory.h"
 #include "zkpipe/pipeline/budget.h"
+#include "zkpipe/pipeline/memory_model.h"
 
 namespace zkpipe::pipeline {
 
@@ -29,7 +31,8 @@ struct Srs {
   groth16::ProvingKey pk;  // the queries point into a backend buffer
   groth16::R1cs r1cs;
   std::unique_ptr<groth16::PreparedVerifyingKey> pvk;
-  uint64_t resident_bytes = 0;  // what its reservation holds
+  CircuitMemory memory;         // its sizes, in this pipeline (zkpipe/pipeline/memory_model.h)
+  uint64_t resident_bytes = 0;  // what its reservation holds: memory.resident()
   // Opened on the word of its .validated stamp (structure checked, points not): a proof that
   // fails verification with it has the cache check it again (SrsCache::recheck), once.
   mutable std::atomic<bool> trusted_by_stamp{false};
@@ -48,7 +51,10 @@ struct SrsStats {
 
 class SrsCache {
  public:
-  SrsCache(ParamsConfig config, MemoryBudget& budget, AllocateFn allocate, unsigned threads);
+  // `shape` sizes what a hot entry reserves besides its params: the prover's scratch for as
+  // many compute workers and finalizers.
+  SrsCache(ParamsConfig config, MemoryBudget& budget, AllocateFn allocate,
+           const PipelineShape& shape);
   ~SrsCache();
 
   // The hot params of `circuit_id`: resident, or loaded (made by the seeded development setup
@@ -68,6 +74,12 @@ class SrsCache {
   // next job checks the file fully) and FAILED_PRECONDITION names the file and its corrupt part.
   Status recheck(const std::string& circuit_id);
 
+  // The memory of a circuit whose params exist (hot, warm or in params.dir: their structure is
+  // read, not checked); NOT_FOUND when there are none.
+  Result<CircuitMemory> circuit_memory(const std::string& circuit_id);
+  // The circuits whose params are in params.dir (NAME.params), sorted.
+  std::vector<std::string> circuits_on_disk() const;
+
   SrsStats stats() const;
   std::string params_path(const std::string& circuit_id) const;
 
@@ -81,6 +93,7 @@ class SrsCache {
   ParamsConfig config_;
   MemoryBudget& budget_;
   AllocateFn allocate_;
+  PipelineShape shape_;
   unsigned threads_;
   mutable std::mutex mu_;
   std::condition_variable loaded_cv_;
