@@ -79,7 +79,7 @@ void MemoryBudget::grant_locked(uint64_t bytes) {
 void MemoryBudget::pump_locked(bool nudge) {
   while (!queue_.empty()) {
     Waiter* head = queue_.begin()->second;
-    if (!fits_locked(head->bytes)) {
+    if (!fits_locked(head->bytes + head->keep_free)) {
       if (nudge && reclaimer_) {
         head->reclaim_pending = true;
         head->cv.notify_one();
@@ -109,20 +109,24 @@ Result<Reservation> MemoryBudget::reserve(uint64_t bytes, const ReserveOptions& 
     return aborted("memory budget closed (" + label(options.what) + ", " + format_bytes(bytes) +
                    ")");
   }
-  if (bytes > total_) {
+  const uint64_t keep_free = std::min(options.keep_free, total_);
+  if (bytes > total_ - keep_free) {
     ++refusals_;
     lock.unlock();
-    return resource_exhausted("memory budget: " + label(options.what) + " needs " +
-                              format_bytes(bytes) + " but the whole budget is " +
-                              format_bytes(total_) + "; raise memory.budget or lower the job size");
+    return resource_exhausted(
+        "memory budget: " + label(options.what) + " needs " + format_bytes(bytes) +
+        (keep_free > 0 ? " with " + format_bytes(keep_free) + " left free" : std::string()) +
+        " but the whole budget is " + format_bytes(total_) +
+        "; raise pipeline.budget or lower the job size");
   }
-  if (queue_.empty() && fits_locked(bytes)) {
+  if (queue_.empty() && fits_locked(bytes + keep_free)) {
     grant_locked(bytes);
     return Reservation(this, bytes);
   }
 
   Waiter waiter;
   waiter.bytes = bytes;
+  waiter.keep_free = keep_free;
   const Key key{options.priority, next_seq_++};
   queue_.emplace(key, &waiter);
   pump_locked(/*nudge=*/false);  // a new head (higher priority) may fit at once

@@ -258,14 +258,6 @@ Result<uint64_t> Engine::Impl::submit(JobRequest request) {
   ZKP_ASSIGN_OR_RETURN(const zkp_proof_type* type, m.proof_type(request.proof_type));
   auto plugin = std::make_shared<PluginJob>();
   plugin->type = type;
-  {  // The parsed request is reserved at its input's size before the plugin parses it.
-    ReserveOptions held;
-    held.priority = request.priority;
-    held.deadline = request.deadline;
-    held.what = what + ": its parsed request";
-    ZKP_ASSIGN_OR_RETURN(plugin->request,
-                         m.budget->reserve(request_reservation_bytes(request.input.size()), held));
-  }
   char message[kPluginMessageBytes] = "";
   const int64_t t0 = steady_ns();
   ZKP_RETURN_IF_ERROR(
@@ -293,11 +285,29 @@ Result<uint64_t> Engine::Impl::submit(JobRequest request) {
   const uint64_t wires = uint64_t{info.num_inputs} + info.num_aux;
   job->abc_bytes = abc_bytes(job->domain_size, m.shape.granularity);
   job->rest_bytes = witness_bytes(wires, m.shape.granularity) + wires * kFrBytes + 4096;
-  if (job->abc_bytes + job->rest_bytes > m.budget->total()) {
-    return resource_exhausted(what + ": one partition of " + info.circuit_id + " needs " +
-                              format_bytes(job->abc_bytes + job->rest_bytes) +
-                              ", more than the whole memory budget of " +
-                              format_bytes(m.budget->total()) + " (pipeline.budget)");
+  // What one partition needs besides the requests: the circuit's params and scratch (when its
+  // params exist: else the bounds above) and its working set.
+  uint64_t need = job->abc_bytes + job->rest_bytes;
+  if (Result<CircuitMemory> c = m.srs->circuit_memory(info.circuit_id); c.ok()) {
+    need = c->resident() + c->abc + c->rest();
+  }
+  const uint64_t request_bytes = request_reservation_bytes(request.input.size());
+  if (need + request_bytes > m.budget->total()) {
+    return resource_exhausted(fmt::format(
+        "{}: one partition of {} needs {} (with its params, the prover's scratch and the parsed "
+        "request), more than the whole memory budget of {} (pipeline.budget; `zkpipe plan` says "
+        "what a workload needs)",
+        what, info.circuit_id, format_bytes(need + request_bytes),
+        format_bytes(m.budget->total())));
+  }
+  {  // The parsed request stays reserved while the job lives; a queued job's request leaves
+     // room for one partition, so held requests cannot starve the jobs ahead of them.
+    ReserveOptions held;
+    held.priority = job->priority;
+    held.deadline = job->deadline;
+    held.what = what + ": its parsed request";
+    held.keep_free = need;
+    ZKP_ASSIGN_OR_RETURN(job->plugin->request, m.budget->reserve(request_bytes, held));
   }
   spdlog::info("{}: parsed in {:.1f} ms: {} partition(s) of {} ({} constraints), sector index {}",
                what, ms_between(t0, steady_ns()), info.partitions, info.circuit_id,

@@ -72,6 +72,9 @@ struct ReserveOptions {
   std::optional<std::chrono::steady_clock::time_point> deadline;  // nullopt: wait forever
   // When it becomes true the wait ends with ABORTED (after notify()).
   const std::atomic<bool>* cancelled = nullptr;
+  // Granted only while this many bytes stay free after it (e.g. a queued job's request leaves
+  // room for a partition to run, so that held requests cannot starve the work they wait for).
+  uint64_t keep_free = 0;
 };
 
 class MemoryBudget {
@@ -86,7 +89,7 @@ class MemoryBudget {
   // they would fit (no starvation of large requests). Every release, notify(), close(), a
   // waiter leaving and the reclaimer re-examine the queue; one release may grant many waiters.
   // bytes == 0 returns an empty reservation at once. Errors:
-  //   RESOURCE_EXHAUSTED at once when bytes > total (names what, the size and the total);
+  //   RESOURCE_EXHAUSTED at once when bytes + keep_free > total (names what, the size, the total);
   //   DEADLINE_EXCEEDED when the deadline passes (names what, the size, how long it waited and
   //     reserved/total at that time); the waiter leaves the queue;
   //   ABORTED when `cancelled` is set (seen at the next notify() or wakeup) or the budget is
@@ -116,6 +119,7 @@ class MemoryBudget {
   friend class Reservation;
   struct Waiter {
     uint64_t bytes = 0;
+    uint64_t keep_free = 0;
     std::condition_variable cv;
     bool granted = false;
     bool reclaim_pending = true;  // may call the reclaimer when it is the head and does not fit
