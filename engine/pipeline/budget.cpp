@@ -291,9 +291,8 @@ std::string describe_memory_plan(const MemoryPlan& plan, const SystemInfo& info)
   const std::string memlock = info.memlock_soft_bytes
                                   ? "RLIMIT_MEMLOCK " + format_bytes(*info.memlock_soft_bytes)
                                   : std::string("RLIMIT_MEMLOCK unlimited");
-  return "planned peak: RAM " + format_bytes(ram_peak) + " of " +
-         format_bytes(usable_memory_bytes(info)) + " usable" +
-         (cgroup_binds(info) ? " (cgroup limit)" : "") + " (budget " +
+  return "cap: RAM " + format_bytes(ram_peak) + " of " + format_bytes(usable_memory_bytes(info)) +
+         " usable" + (cgroup_binds(info) ? " (cgroup limit)" : "") + " (budget " +
          format_bytes(plan.budget_bytes) + " + overhead " + format_bytes(plan.overhead_bytes) +
          "), pinned " + format_bytes(plan.pinned_bytes) + " (" + memlock + ")";
 }

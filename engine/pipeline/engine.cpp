@@ -171,9 +171,8 @@ Result<uint64_t> Engine::submit(JobRequest request) {
 // The budget, and the predicted peak with the largest circuit whose params are in params.dir
 // when the pipeline's queues are full (its configured limits; no requests counted).
 std::string Engine::Impl::startup_prediction(const MemoryPlan& plan, const SystemInfo& info) {
-  std::string text = describe_memory_plan(plan, info);
+  const std::string cap = describe_memory_plan(plan, info);
   std::optional<MemoryPrediction> largest;
-  std::string circuit;
   size_t circuits = 0;
   for (const std::string& id : srs->circuits_on_disk()) {
     Result<CircuitMemory> m = srs->circuit_memory(id);
@@ -182,21 +181,18 @@ std::string Engine::Impl::startup_prediction(const MemoryPlan& plan, const Syste
       continue;
     }
     ++circuits;
-    const MemoryPrediction p = predict_memory({*m, UINT64_MAX, 1, 0}, shape, budget->total(),
-                                              current_rss_bytes(), pool->page_locked(), info);
-    if (!largest || p.peak_host > largest->peak_host) {
-      largest = p;
-      circuit = id;
-    }
+    MemoryPrediction p = predict_memory({*m, UINT64_MAX, 1, 0}, shape, budget->total(),
+                                        current_rss_bytes(), pool->page_locked(), info);
+    if (!largest || p.peak_host > largest->peak_host) largest = std::move(p);
   }
   if (!largest) {
-    return text + "; no params in " + config.params.dir +
-           " yet to predict from (`zkpipe plan` predicts a workload)";
+    return "memory: no params in " + config.params.dir +
+           " yet to predict from (`zkpipe plan` predicts a workload); " + cap;
   }
-  return fmt::format("{}; {} at the pipeline's limits ({} partitions in flight{}): {}", text,
-                     circuit, largest->abc_in_flight,
+  return fmt::format("memory: {} at the pipeline's limits with {} ({} partitions in flight{}); {}",
+                     describe_prediction(*largest), largest->circuit_id, largest->abc_in_flight,
                      circuits > 1 ? fmt::format(", the largest of {} circuits", circuits) : "",
-                     describe_prediction(*largest));
+                     cap);
 }
 
 Result<MemoryPrediction> Engine::plan(const JobRequest& sample, uint64_t jobs) {

@@ -88,8 +88,9 @@ TEST_CASE("Memory: the NTT keeps its twiddle tables and allocates at most its sc
                << m.scratch);
   CHECK(measured <= m.scratch + m.tables);
   // The first NTT of this size in the process grows the tables to n/2 entries (or they are
-  // already as large: then nothing is kept).
-  CHECK(kept <= m.tables);
+  // already as large: then nothing is kept); the first NTT of all also makes a few static
+  // constants (roots of unity, the coset shift): 64 KiB covers them.
+  CHECK(kept <= m.tables + 64 * 1024);
 }
 
 TEST_CASE("Memory: prove_start and prove_finish stay within prover_memory", "[memory]") {

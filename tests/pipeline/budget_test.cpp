@@ -359,7 +359,7 @@ TEST_CASE("MemoryBudget: check_memory_plan accepts plans that fit, memlock finit
   const SystemInfo info = machine(24 * kGiB, std::nullopt, 16 * kGiB);
   CHECK(check_memory_plan(plan, info).ok());
   CHECK(describe_memory_plan(plan, info) ==
-        "planned peak: RAM 12 GiB of 24 GiB usable (budget 11.50 GiB + overhead 512 MiB), "
+        "cap: RAM 12 GiB of 24 GiB usable (budget 11.50 GiB + overhead 512 MiB), "
         "pinned 8 GiB (RLIMIT_MEMLOCK 16 GiB)");
   plan.pinned_bytes = 16 * kGiB + 1;  // over 16 GiB, but RLIMIT_MEMLOCK unlimited (nullopt)
   CHECK(check_memory_plan(plan, machine(24 * kGiB)).ok());

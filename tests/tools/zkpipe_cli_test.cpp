@@ -49,7 +49,7 @@ TEST_CASE("zkpipe prove: a request through the pipeline, with timings, trace, st
                   config, input, out, dir.path.string(), dir.path.string(), dir.path.string()));
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  for (const char* text : {"planned peak", "GPU_TIMING job=1 partition=0", "FIN_TIMING job=1",
+  for (const char* text : {"memory: ", "GPU_TIMING job=1 partition=0", "FIN_TIMING job=1",
                            "OK, verified", "device-cpu0: busy", "proof: "}) {
     CHECK(r.output.find(text) != std::string::npos);
   }
@@ -182,7 +182,7 @@ TEST_CASE("zkpipe prove: outputs that are devices, directories or FIFOs are refu
     INFO(args << "\n" << r.output);
     CHECK(r.exit_code == 2);
     CHECK(r.output.find(want) != std::string::npos);
-    CHECK(r.output.find("planned peak") == std::string::npos);  // refused before the engine
+    CHECK(r.output.find("cap: RAM") == std::string::npos);  // refused before the engine
   }
   struct stat st {};
   REQUIRE(::stat(full.c_str(), &st) == 0);

@@ -152,13 +152,13 @@ struct MemoryPlan {
   uint64_t overhead_bytes = 0;  // fixed process overhead outside the budget (code, stacks, heap)
 };
 
-// The planned peak: RAM = budget + overhead; pinned = pinned_bytes. FAILED_PRECONDITION when the
+// The cap: RAM = budget + overhead; pinned = pinned_bytes. FAILED_PRECONDITION when the
 // RAM peak exceeds usable_memory_bytes(info) (the message says whether RAM or the cgroup limit
 // binds), or when pinned exceeds a finite RLIMIT_MEMLOCK soft limit (names RLIMIT_MEMLOCK, both
 // numbers, and the fix: `ulimit -l` or a smaller memory.cap).
 Status check_memory_plan(const MemoryPlan& plan, const SystemInfo& info);
 
-// "planned peak: RAM 12.00 GiB of 23.40 GiB usable (budget 11.50 GiB + overhead 512 MiB),
+// "cap: RAM 12.00 GiB of 23.40 GiB usable (budget 11.50 GiB + overhead 512 MiB),
 // pinned 8.00 GiB (RLIMIT_MEMLOCK unlimited)"
 std::string describe_memory_plan(const MemoryPlan& plan, const SystemInfo& info);
 
