@@ -92,6 +92,7 @@ nlohmann::json Engine::Impl::status_json() const {
                    {"peak_bytes", b.peak},   {"waiting", b.waiting},
                    {"grants", b.grants},     {"refusals", b.refusals},
                    {"timeouts", b.timeouts}};
+  out["memory"] = plan_text;  // the start-up line: predicted peak at the limits, and the cap
   out["params"] = {
       {"hot", s.hot},   {"warm", s.warm},   {"in_use", s.in_use}, {"hot_bytes", s.hot_bytes},
       {"hits", s.hits}, {"loads", s.loads}, {"setups", s.setups}, {"evictions", s.evictions}};
