@@ -79,7 +79,7 @@ void MemoryBudget::grant_locked(uint64_t bytes) {
 void MemoryBudget::pump_locked(bool nudge) {
   while (!queue_.empty()) {
     Waiter* head = queue_.begin()->second;
-    if (!fits_locked(head->bytes + head->keep_free)) {
+    if (!fits_locked(head->bytes)) {
       if (nudge && reclaimer_) {
         head->reclaim_pending = true;
         head->cv.notify_one();
@@ -109,24 +109,21 @@ Result<Reservation> MemoryBudget::reserve(uint64_t bytes, const ReserveOptions& 
     return aborted("memory budget closed (" + label(options.what) + ", " + format_bytes(bytes) +
                    ")");
   }
-  const uint64_t keep_free = std::min(options.keep_free, total_);
-  if (bytes > total_ - keep_free) {
+  if (bytes > total_) {
     ++refusals_;
     lock.unlock();
-    return resource_exhausted(
-        "memory budget: " + label(options.what) + " needs " + format_bytes(bytes) +
-        (keep_free > 0 ? " with " + format_bytes(keep_free) + " left free" : std::string()) +
-        " but the whole budget is " + format_bytes(total_) +
-        "; raise pipeline.budget or lower the job size");
+    return resource_exhausted("memory budget: " + label(options.what) + " needs " +
+                              format_bytes(bytes) + " but the whole budget is " +
+                              format_bytes(total_) +
+                              "; raise pipeline.budget or lower the job size");
   }
-  if (queue_.empty() && fits_locked(bytes + keep_free)) {
+  if (queue_.empty() && fits_locked(bytes)) {
     grant_locked(bytes);
     return Reservation(this, bytes);
   }
 
   Waiter waiter;
   waiter.bytes = bytes;
-  waiter.keep_free = keep_free;
   const Key key{options.priority, next_seq_++};
   queue_.emplace(key, &waiter);
   pump_locked(/*nudge=*/false);  // a new head (higher priority) may fit at once
@@ -202,6 +199,26 @@ Result<Reservation> MemoryBudget::reserve(uint64_t bytes, const ReserveOptions& 
       waiter.cv.wait(lock);
     }
   }
+}
+
+Result<Reservation> MemoryBudget::reserve_keeping(uint64_t bytes, uint64_t keep_free,
+                                                  std::string_view what) {
+  if (bytes == 0) return Reservation();
+  uint64_t reserved = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closed_) return aborted("memory budget closed (" + label(what) + ")");
+    reserved = reserved_;
+    if (keep_free <= total_ && bytes <= total_ - keep_free && fits_locked(bytes + keep_free)) {
+      grant_locked(bytes);
+      return Reservation(this, bytes);
+    }
+    ++refusals_;
+  }
+  return resource_exhausted("memory budget: " + label(what) + " (" + format_bytes(bytes) +
+                            ") would leave less than " + format_bytes(keep_free) +
+                            " free: " + format_bytes(reserved) + " of " + format_bytes(total_) +
+                            " reserved; retry when jobs end, or raise pipeline.budget");
 }
 
 Result<Reservation> MemoryBudget::try_reserve(uint64_t bytes, std::string_view what) {

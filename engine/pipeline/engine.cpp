@@ -281,29 +281,35 @@ Result<uint64_t> Engine::Impl::submit(JobRequest request) {
   const uint64_t wires = uint64_t{info.num_inputs} + info.num_aux;
   job->abc_bytes = abc_bytes(job->domain_size, m.shape.granularity);
   job->rest_bytes = witness_bytes(wires, m.shape.granularity) + wires * kFrBytes + 4096;
-  // What one partition needs besides the requests: the circuit's params and scratch (when its
-  // params exist: else the bounds above) and its working set.
-  uint64_t need = job->abc_bytes + job->rest_bytes;
-  if (Result<CircuitMemory> c = m.srs->circuit_memory(info.circuit_id); c.ok()) {
-    need = c->resident() + c->abc + c->rest();
+  // What one partition needs besides the requests: its working set, and the circuit's params
+  // and scratch unless they are hot already (when its params exist: else the bounds above).
+  uint64_t need = job->abc_bytes + job->rest_bytes, resident = 0;
+  bool hot = false;
+  if (Result<CircuitMemory> c = m.srs->circuit_memory(info.circuit_id, &hot); c.ok()) {
+    need = c->abc + c->rest();
+    resident = c->resident();
   }
   const uint64_t request_bytes = request_reservation_bytes(request.input.size());
-  if (need + request_bytes > m.budget->total()) {
+  if (resident + need + request_bytes > m.budget->total()) {
     return resource_exhausted(fmt::format(
         "{}: one partition of {} needs {} (with its params, the prover's scratch and the parsed "
         "request), more than the whole memory budget of {} (pipeline.budget; `zkpipe plan` says "
         "what a workload needs)",
-        what, info.circuit_id, format_bytes(need + request_bytes),
+        what, info.circuit_id, format_bytes(resident + need + request_bytes),
         format_bytes(m.budget->total())));
   }
-  {  // The parsed request stays reserved while the job lives; a queued job's request leaves
-     // room for one partition, so held requests cannot starve the jobs ahead of them.
-    ReserveOptions held;
-    held.priority = job->priority;
-    held.deadline = job->deadline;
-    held.what = what + ": its parsed request";
-    held.keep_free = need;
-    ZKP_ASSIGN_OR_RETURN(job->plugin->request, m.budget->reserve(request_bytes, held));
+  {  // The parsed request stays reserved while the job lives. It never waits (a waiting request
+     // could hold up the partitions of the jobs ahead) and leaves room for one partition: when
+     // the budget is that full, the job is refused now (back-pressure) rather than queued.
+    const uint64_t keep_free = need + (hot ? 0 : resident);
+    Result<Reservation> held =
+        m.budget->reserve_keeping(request_bytes, keep_free, what + ": its parsed request");
+    if (!held.ok()) {
+      m.srs->reclaim(request_bytes + keep_free);  // unused params of other circuits may go
+      held = m.budget->reserve_keeping(request_bytes, keep_free, what + ": its parsed request");
+    }
+    if (!held.ok()) return held.status();
+    job->plugin->request = std::move(*held);
   }
   spdlog::info("{}: parsed in {:.1f} ms: {} partition(s) of {} ({} constraints), sector index {}",
                what, ms_between(t0, steady_ns()), info.partitions, info.circuit_id,

@@ -1,10 +1,12 @@
 // tests/pipeline/memory_model_test.cpp: the memory model's arithmetic (predict_memory: partitions
 // in flight from the queues and the budget, the budget for one and for all, the resident peak,
 // smaller budgets, warnings) on a made-up circuit with round sizes, the bound without params,
-// and MemoryBudget's keep_free (a queued request leaves room for a partition).
+// and MemoryBudget::reserve_keeping (a queued job's request never waits and leaves room for a
+// partition).
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <thread>
 
 #include "zkpipe/pipeline/budget.h"
 #include "zkpipe/pipeline/memory_model.h"
@@ -134,22 +136,31 @@ TEST_CASE("Memory model: without params every wire is assumed dense, and it says
   CHECK(witness_bytes(70000, 4096) >= 70000 * 32);
 }
 
-TEST_CASE("MemoryBudget: keep_free grants only while that much stays free", "[pipeline]") {
+TEST_CASE("MemoryBudget: reserve_keeping grants at once, past waiters, or refuses", "[pipeline]") {
   MemoryBudget budget(100 * kMiB);
   auto held = budget.reserve(40 * kMiB, {});
   REQUIRE(held.ok());
-  ReserveOptions o;
-  o.what = "a queued request";
-  o.keep_free = 60 * kMiB;
-  o.deadline = std::chrono::steady_clock::now() + 50ms;
-  Result<Reservation> waits = budget.reserve(10 * kMiB, o);  // 40 + 10 + 60 > 100
-  CHECK(waits.status().code() == Code::kDeadlineExceeded);
+  // 40 + 10 + 60 > 100: refused now, naming the sizes.
+  Result<Reservation> refused = budget.reserve_keeping(10 * kMiB, 60 * kMiB, "a request");
+  CHECK(refused.status().code() == Code::kResourceExhausted);
+  CHECK_THAT(refused.status().message(),
+             Contains("less than 60 MiB free") && Contains("pipeline.budget"));
+  // A waiter for 70 MiB does not hold up a request that leaves 50 MiB free...
+  std::thread waiter([&] {
+    ReserveOptions o;
+    o.what = "a partition";
+    o.deadline = std::chrono::steady_clock::now() + 10s;
+    (void)budget.reserve(70 * kMiB, o);
+  });
+  while (budget.stats().waiting == 0) std::this_thread::yield();
+  Result<Reservation> past = budget.reserve_keeping(10 * kMiB, 50 * kMiB, "a request");
+  CHECK(past.ok());
+  // ...and the waiter is served when the first holding goes.
   held->release();
-  o.deadline = std::chrono::steady_clock::now() + 5s;
-  Result<Reservation> fits = budget.reserve(10 * kMiB, o);
-  CHECK(fits.ok());
-  o.keep_free = 95 * kMiB;
-  Result<Reservation> never = budget.reserve(10 * kMiB, o);
-  CHECK(never.status().code() == Code::kResourceExhausted);
-  CHECK_THAT(never.status().message(), Contains("left free") && Contains("pipeline.budget"));
+  past->release();
+  waiter.join();
+  CHECK(budget.stats().grants == 3);
+  CHECK(budget.stats().reserved == 0);
+  budget.close();
+  CHECK(budget.reserve_keeping(1, 0, "late").status().code() == Code::kAborted);
 }

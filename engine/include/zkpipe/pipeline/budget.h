@@ -72,9 +72,6 @@ struct ReserveOptions {
   std::optional<std::chrono::steady_clock::time_point> deadline;  // nullopt: wait forever
   // When it becomes true the wait ends with ABORTED (after notify()).
   const std::atomic<bool>* cancelled = nullptr;
-  // Granted only while this many bytes stay free after it (e.g. a queued job's request leaves
-  // room for a partition to run, so that held requests cannot starve the work they wait for).
-  uint64_t keep_free = 0;
 };
 
 class MemoryBudget {
@@ -89,7 +86,7 @@ class MemoryBudget {
   // they would fit (no starvation of large requests). Every release, notify(), close(), a
   // waiter leaving and the reclaimer re-examine the queue; one release may grant many waiters.
   // bytes == 0 returns an empty reservation at once. Errors:
-  //   RESOURCE_EXHAUSTED at once when bytes + keep_free > total (names what, the size, the total);
+  //   RESOURCE_EXHAUSTED at once when bytes > total (names what, the size and the total);
   //   DEADLINE_EXCEEDED when the deadline passes (names what, the size, how long it waited and
   //     reserved/total at that time); the waiter leaves the queue;
   //   ABORTED when `cancelled` is set (seen at the next notify() or wakeup) or the budget is
@@ -101,6 +98,12 @@ class MemoryBudget {
   // Non-blocking: a reservation if it fits now AND no one is waiting (does not jump the queue);
   // else RESOURCE_EXHAUSTED. ABORTED when closed. bytes == 0 gives an empty reservation.
   Result<Reservation> try_reserve(uint64_t bytes, std::string_view what);
+
+  // Non-blocking, and past any waiters: a reservation when `keep_free` bytes stay free after it,
+  // else RESOURCE_EXHAUSTED naming the sizes (ABORTED when closed). For what a queued job holds
+  // (its parsed request): such holdings never wait, so they cannot deadlock with the work ahead,
+  // and never take the room of one partition (keep_free), so that work always proceeds.
+  Result<Reservation> reserve_keeping(uint64_t bytes, uint64_t keep_free, std::string_view what);
 
   // Called (without the budget's lock held, by the head waiter's thread, one call at a time)
   // when the head waiter does not fit; it may release other reservations (e.g. evict cached
@@ -119,7 +122,6 @@ class MemoryBudget {
   friend class Reservation;
   struct Waiter {
     uint64_t bytes = 0;
-    uint64_t keep_free = 0;
     std::condition_variable cv;
     bool granted = false;
     bool reclaim_pending = true;  // may call the reclaimer when it is the head and does not fit
