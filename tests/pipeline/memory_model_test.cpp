@@ -152,7 +152,11 @@ TEST_CASE("MemoryBudget: reserve_keeping grants at once, past waiters, or refuse
     o.deadline = std::chrono::steady_clock::now() + 10s;
     (void)budget.reserve(70 * kMiB, o);
   });
-  while (budget.stats().waiting == 0) std::this_thread::yield();
+  const auto give_up = std::chrono::steady_clock::now() + 5s;
+  while (budget.stats().waiting == 0 && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::yield();
+  }
+  CHECK(budget.stats().waiting == 1);
   Result<Reservation> past = budget.reserve_keeping(10 * kMiB, 50 * kMiB, "a request");
   CHECK(past.ok());
   // ...and the waiter is served when the first holding goes.
