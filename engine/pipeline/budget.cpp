@@ -38,13 +38,16 @@ bool cgroup_binds(const SystemInfo& info) {
 // ---- Reservation ----
 
 Reservation::Reservation(Reservation&& other) noexcept
-    : budget_(std::exchange(other.budget_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+    : budget_(std::exchange(other.budget_, nullptr)),
+      bytes_(std::exchange(other.bytes_, 0)),
+      held_(std::exchange(other.held_, false)) {}
 
 Reservation& Reservation::operator=(Reservation&& other) noexcept {
   if (this != &other) {
     release();
     budget_ = std::exchange(other.budget_, nullptr);
     bytes_ = std::exchange(other.bytes_, 0);
+    held_ = std::exchange(other.held_, false);
   }
   return *this;
 }
@@ -52,13 +55,14 @@ Reservation& Reservation::operator=(Reservation&& other) noexcept {
 Reservation Reservation::split(uint64_t bytes) {
   if (budget_ == nullptr || bytes == 0 || bytes > bytes_) return Reservation();
   bytes_ -= bytes;
-  return Reservation(budget_, bytes);
+  return Reservation(budget_, bytes, held_);
 }
 
 void Reservation::release() {
   MemoryBudget* budget = std::exchange(budget_, nullptr);
   const uint64_t bytes = std::exchange(bytes_, 0);
-  if (budget != nullptr && bytes > 0) budget->release_bytes(bytes);
+  const bool held = std::exchange(held_, false);
+  if (budget != nullptr && bytes > 0) budget->release_bytes(bytes, held);
 }
 
 // ---- MemoryBudget ----
@@ -93,10 +97,11 @@ void MemoryBudget::pump_locked(bool nudge) {
   }
 }
 
-void MemoryBudget::release_bytes(uint64_t bytes) {
+void MemoryBudget::release_bytes(uint64_t bytes, bool held) {
   std::lock_guard<std::mutex> lock(mu_);
   assert(bytes <= reserved_);
   reserved_ -= std::min(bytes, reserved_);
+  if (held) held_ -= std::min(bytes, held_);
   pump_locked(/*nudge=*/true);
 }
 
@@ -204,21 +209,31 @@ Result<Reservation> MemoryBudget::reserve(uint64_t bytes, const ReserveOptions& 
 Result<Reservation> MemoryBudget::reserve_keeping(uint64_t bytes, uint64_t keep_free,
                                                   std::string_view what) {
   if (bytes == 0) return Reservation();
-  uint64_t reserved = 0;
+  uint64_t reserved = 0, held = 0;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (closed_) return aborted("memory budget closed (" + label(what) + ")");
     reserved = reserved_;
-    if (keep_free <= total_ && bytes <= total_ - keep_free && fits_locked(bytes + keep_free)) {
+    held = held_;
+    const bool leaves =
+        keep_free <= total_ && held_ <= total_ - keep_free && bytes <= total_ - keep_free - held_;
+    if (leaves && fits_locked(bytes)) {
       grant_locked(bytes);
-      return Reservation(this, bytes);
+      held_ += bytes;
+      return Reservation(this, bytes, /*held=*/true);
     }
     ++refusals_;
   }
+  if (held + bytes + keep_free > total_) {
+    return resource_exhausted(
+        "memory budget: " + label(what) + " (" + format_bytes(bytes) + ") with the " +
+        format_bytes(held) + " that queued jobs already hold would leave less than " +
+        format_bytes(keep_free) + " of the " + format_bytes(total_) +
+        " budget for the work itself; retry when jobs end, or raise pipeline.budget");
+  }
   return resource_exhausted("memory budget: " + label(what) + " (" + format_bytes(bytes) +
-                            ") would leave less than " + format_bytes(keep_free) +
-                            " free: " + format_bytes(reserved) + " of " + format_bytes(total_) +
-                            " reserved; retry when jobs end, or raise pipeline.budget");
+                            ") does not fit now: " + format_bytes(reserved) + " of " +
+                            format_bytes(total_) + " reserved; retry when jobs end");
 }
 
 Result<Reservation> MemoryBudget::try_reserve(uint64_t bytes, std::string_view what) {

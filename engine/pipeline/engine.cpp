@@ -282,10 +282,9 @@ Result<uint64_t> Engine::Impl::submit(JobRequest request) {
   job->abc_bytes = abc_bytes(job->domain_size, m.shape.granularity);
   job->rest_bytes = witness_bytes(wires, m.shape.granularity) + wires * kFrBytes + 4096;
   // What one partition needs besides the requests: its working set, and the circuit's params
-  // and scratch unless they are hot already (when its params exist: else the bounds above).
+  // and scratch (when its params exist: else the bounds above).
   uint64_t need = job->abc_bytes + job->rest_bytes, resident = 0;
-  bool hot = false;
-  if (Result<CircuitMemory> c = m.srs->circuit_memory(info.circuit_id, &hot); c.ok()) {
+  if (Result<CircuitMemory> c = m.srs->circuit_memory(info.circuit_id); c.ok()) {
     need = c->abc + c->rest();
     resident = c->resident();
   }
@@ -299,9 +298,14 @@ Result<uint64_t> Engine::Impl::submit(JobRequest request) {
         format_bytes(m.budget->total())));
   }
   {  // The parsed request stays reserved while the job lives. It never waits (a waiting request
-     // could hold up the partitions of the jobs ahead) and leaves room for one partition: when
-     // the budget is that full, the job is refused now (back-pressure) rather than queued.
-    const uint64_t keep_free = need + (hot ? 0 : resident);
+     // could hold up the partitions of the jobs ahead), and all jobs' requests together leave
+     // room for the largest partition seen (with its params and scratch): past that, the job is
+     // refused now (back-pressure) rather than queued.
+    uint64_t keep_free = resident + need;
+    uint64_t seen = m.largest_need.load();
+    while (keep_free > seen && !m.largest_need.compare_exchange_weak(seen, keep_free)) {
+    }
+    keep_free = std::max(keep_free, seen);
     Result<Reservation> held =
         m.budget->reserve_keeping(request_bytes, keep_free, what + ": its parsed request");
     if (!held.ok()) {

@@ -147,6 +147,9 @@ struct Engine::Impl {
   std::string plan_text;
   PipelineShape shape;
   size_t compute_workers = 0;
+  // The most one partition of any submitted job needed (its params, scratch and working set):
+  // what the jobs' held requests leave free (MemoryBudget::reserve_keeping).
+  std::atomic<uint64_t> largest_need{0};
 
   mutable std::mutex mu;  // the tracker lock
   std::condition_variable synth_cv, compute_cv, final_cv, ended_cv;

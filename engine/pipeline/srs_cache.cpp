@@ -244,16 +244,12 @@ Result<std::shared_ptr<Srs>> SrsCache::load(const std::string& id, const RecordF
   return srs;
 }
 
-Result<CircuitMemory> SrsCache::circuit_memory(const std::string& id, bool* hot) {
+Result<CircuitMemory> SrsCache::circuit_memory(const std::string& id) {
   std::optional<ProvingKey> warm;
-  if (hot != nullptr) *hot = false;
   {
     std::lock_guard lock(mu_);
     if (auto it = entries_.find(id); it != entries_.end()) {
-      if (it->second->state == Entry::State::kHot) {
-        if (hot != nullptr) *hot = true;
-        return it->second->hot->memory;
-      }
+      if (it->second->state == Entry::State::kHot) return it->second->hot->memory;
       warm = it->second->warm;
     }
   }

@@ -138,14 +138,16 @@ TEST_CASE("Memory model: without params every wire is assumed dense, and it says
 
 TEST_CASE("MemoryBudget: reserve_keeping grants at once, past waiters, or refuses", "[pipeline]") {
   MemoryBudget budget(100 * kMiB);
-  auto held = budget.reserve(40 * kMiB, {});
-  REQUIRE(held.ok());
-  // 40 + 10 + 60 > 100: refused now, naming the sizes.
-  Result<Reservation> refused = budget.reserve_keeping(10 * kMiB, 60 * kMiB, "a request");
+  auto work = budget.reserve(40 * kMiB, {});
+  REQUIRE(work.ok());
+  // Held reservations together may take at most total - keep_free = 40 MiB.
+  Result<Reservation> first = budget.reserve_keeping(10 * kMiB, 60 * kMiB, "request 1");
+  REQUIRE(first.ok());
+  Result<Reservation> refused = budget.reserve_keeping(35 * kMiB, 60 * kMiB, "request 2");
   CHECK(refused.status().code() == Code::kResourceExhausted);
   CHECK_THAT(refused.status().message(),
-             Contains("less than 60 MiB free") && Contains("pipeline.budget"));
-  // A waiter for 70 MiB does not hold up a request that leaves 50 MiB free...
+             Contains("queued jobs already hold") && Contains("pipeline.budget"));
+  // A waiter for 70 MiB (50 reserved) does not hold up a request that fits now...
   std::thread waiter([&] {
     ReserveOptions o;
     o.what = "a partition";
@@ -157,14 +159,25 @@ TEST_CASE("MemoryBudget: reserve_keeping grants at once, past waiters, or refuse
     std::this_thread::yield();
   }
   CHECK(budget.stats().waiting == 1);
-  Result<Reservation> past = budget.reserve_keeping(10 * kMiB, 50 * kMiB, "a request");
+  Result<Reservation> past = budget.reserve_keeping(20 * kMiB, 60 * kMiB, "request 3");
   CHECK(past.ok());
-  // ...and the waiter is served when the first holding goes.
-  held->release();
-  past->release();
+  // ...and held requests leave the waiter its room: it is served when the work goes.
+  work->release();
   waiter.join();
-  CHECK(budget.stats().grants == 3);
+  CHECK(budget.stats().grants == 4);
+  first->release();
+  past->release();
   CHECK(budget.stats().reserved == 0);
+  // Not fitting now is refused too (it never waits).
+  auto full = budget.reserve(98 * kMiB, {});
+  REQUIRE(full.ok());
+  Result<Reservation> now = budget.reserve_keeping(5 * kMiB, 0, "request 4");
+  CHECK_THAT(now.status().message(), Contains("does not fit now"));
+  // The held share is given back: with the work gone, 40 MiB of requests fit again.
+  full->release();
+  Result<Reservation> again = budget.reserve_keeping(40 * kMiB, 60 * kMiB, "request 5");
+  CHECK(again.ok());
+  again->release();
   budget.close();
   CHECK(budget.reserve_keeping(1, 0, "late").status().code() == Code::kAborted);
 }

@@ -60,10 +60,12 @@ class Reservation {
 
  private:
   friend class MemoryBudget;
-  Reservation(MemoryBudget* budget, uint64_t bytes) : budget_(budget), bytes_(bytes) {}
+  Reservation(MemoryBudget* budget, uint64_t bytes, bool held = false)
+      : budget_(budget), bytes_(bytes), held_(held) {}
 
   MemoryBudget* budget_ = nullptr;
   uint64_t bytes_ = 0;
+  bool held_ = false;  // from reserve_keeping
 };
 
 struct ReserveOptions {
@@ -99,10 +101,11 @@ class MemoryBudget {
   // else RESOURCE_EXHAUSTED. ABORTED when closed. bytes == 0 gives an empty reservation.
   Result<Reservation> try_reserve(uint64_t bytes, std::string_view what);
 
-  // Non-blocking, and past any waiters: a reservation when `keep_free` bytes stay free after it,
-  // else RESOURCE_EXHAUSTED naming the sizes (ABORTED when closed). For what a queued job holds
-  // (its parsed request): such holdings never wait, so they cannot deadlock with the work ahead,
-  // and never take the room of one partition (keep_free), so that work always proceeds.
+  // For what a queued job holds while it waits (its parsed request). Non-blocking and past any
+  // waiters: granted when it fits now and all such holdings together leave at least
+  // `keep_free` of the total to other reservations; else RESOURCE_EXHAUSTED naming the sizes
+  // (ABORTED when closed). Such holdings never wait, so they cannot hold up the work ahead of
+  // them, and never take the room of the largest piece of work (keep_free), so it proceeds.
   Result<Reservation> reserve_keeping(uint64_t bytes, uint64_t keep_free, std::string_view what);
 
   // Called (without the budget's lock held, by the head waiter's thread, one call at a time)
@@ -128,7 +131,7 @@ class MemoryBudget {
   };
   using Key = std::pair<Priority, uint64_t>;  // (priority, arrival sequence)
 
-  void release_bytes(uint64_t bytes);
+  void release_bytes(uint64_t bytes, bool held);
   bool fits_locked(uint64_t bytes) const { return bytes <= total_ - reserved_; }
   void grant_locked(uint64_t bytes);
   // Grants the head while it fits; then, when `nudge` and a reclaimer is set, wakes a head that
@@ -138,6 +141,7 @@ class MemoryBudget {
   const uint64_t total_;
   mutable std::mutex mu_;
   uint64_t reserved_ = 0;
+  uint64_t held_ = 0;  // of reserved_: granted by reserve_keeping
   uint64_t peak_ = 0;
   uint64_t grants_ = 0, refusals_ = 0, timeouts_ = 0;
   uint64_t next_seq_ = 0;

@@ -75,9 +75,8 @@ class SrsCache {
   Status recheck(const std::string& circuit_id);
 
   // The memory of a circuit whose params exist (hot, warm or in params.dir: their structure is
-  // read, not checked); NOT_FOUND when there are none. `*hot` (when given): whether they are hot
-  // now, so their reservation is already held.
-  Result<CircuitMemory> circuit_memory(const std::string& circuit_id, bool* hot = nullptr);
+  // read, not checked); NOT_FOUND when there are none.
+  Result<CircuitMemory> circuit_memory(const std::string& circuit_id);
   // The circuits whose params are in params.dir (NAME.params), sorted.
   std::vector<std::string> circuits_on_disk() const;
 
