@@ -103,6 +103,13 @@ Result<std::unique_ptr<Engine>> Engine::create(const Config& config, EngineOptio
   impl->plan_text = impl->startup_prediction(plan, info);
   spdlog::info("{}: {}", config.path, impl->plan_text);
   impl->options.check_plan = options.check_plan;
+  impl->options.retain = options.retain;
+  impl->options.trace_window = options.trace_window;
+  impl->trace.set_window_ns(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(options.trace_window).count());
+  if (options.proof_types) {
+    ZKP_RETURN_IF_ERROR(impl->load_proof_types(*options.proof_types).with_context(config.path));
+  }
   impl->paused = options.start_paused;
   impl->start_workers();
   return std::unique_ptr<Engine>(new Engine(std::move(impl)));
@@ -164,8 +171,17 @@ Result<const zkp_proof_type*> Engine::Impl::proof_type(const std::string& name) 
 }
 
 Result<uint64_t> Engine::submit(JobRequest request) {
+  ZKP_ASSIGN_OR_RETURN(const Submitted s, submit_job(std::move(request)));
+  return s.job;
+}
+
+Result<Submitted> Engine::submit_job(JobRequest request, bool* request_id_taken) {
   const std::string what = request.input_name.empty() ? "request" : request.input_name;
-  return guarded(what + ": submit", [&] { return impl_->submit(std::move(request)); });
+  bool taken = false;
+  Result<Submitted> out =
+      guarded(what + ": submit", [&] { return impl_->submit(std::move(request), taken); });
+  if (request_id_taken != nullptr) *request_id_taken = taken;
+  return out;
 }
 
 // The budget, and the predicted peak with the largest circuit whose params are in params.dir
@@ -227,7 +243,7 @@ Result<MemoryPrediction> Engine::Impl::plan(const JobRequest& sample, uint64_t j
                         read_system_info());
 }
 
-Result<uint64_t> Engine::Impl::submit(JobRequest request) {
+Result<Submitted> Engine::Impl::submit(JobRequest request, bool& taken) {
   Impl& m = *this;
   const std::string what = !request.input_name.empty()   ? request.input_name
                            : !request.request_id.empty() ? "request " + request.request_id
@@ -239,16 +255,10 @@ Result<uint64_t> Engine::Impl::submit(JobRequest request) {
     std::lock_guard lock(m.mu);
     if (!m.accepting) return unavailable("the engine is draining; " + what + " not accepted");
     if (!m.no_compute.ok()) return m.no_compute.with_context(what + " not accepted");
-    if (!request.request_id.empty()) {
-      if (auto it = m.by_request_id.find(request.request_id); it != m.by_request_id.end()) {
-        const Job& existing = *m.jobs.at(it->second);
-        if (existing.input_hash != hash || existing.type_name != request.proof_type) {
-          return invalid_argument("request id '" + request.request_id + "' is already job " +
-                                  std::to_string(existing.id) +
-                                  " with a different proof type or input");
-        }
-        return existing.id;  // the same request again: attach to it
-      }
+    m.forget_expired();
+    if (Result<Submitted> known = m.attach(request.request_id, request.proof_type, hash, taken);
+        !known.ok() || known->attached) {
+      return known;
     }
   }
   ZKP_ASSIGN_OR_RETURN(const zkp_proof_type* type, m.proof_type(request.proof_type));
@@ -324,10 +334,11 @@ Result<uint64_t> Engine::Impl::submit(JobRequest request) {
   job->timings.resize(parts);
   std::lock_guard lock(m.mu);
   if (!m.accepting) return unavailable("the engine is draining; " + what + " not accepted");
-  if (!request.request_id.empty()) {  // a twin may have been parsed meanwhile
-    if (auto it = m.by_request_id.find(request.request_id); it != m.by_request_id.end()) {
-      return it->second;
-    }
+  // A twin may have been accepted meanwhile: the same request attaches to it, another one with
+  // the same id is refused (compared here, under the lock, like the first time).
+  if (Result<Submitted> known = m.attach(request.request_id, request.proof_type, hash, taken);
+      !known.ok() || known->attached) {
+    return known;
   }
   job->id = m.next_job++;
   if (!request.request_id.empty()) m.by_request_id[request.request_id] = job->id;
@@ -337,8 +348,36 @@ Result<uint64_t> Engine::Impl::submit(JobRequest request) {
     m.synth_queue.insert({static_cast<uint8_t>(job->priority), job->id, p});
   }
   m.jobs.emplace(job->id, job);
+  for (uint32_t p = 0; p < parts; ++p) m.emit(*job, EventKind::kQueued, p);
   m.synth_cv.notify_all();
-  return job->id;
+  Submitted out;
+  out.job = job->id;
+  out.queue_position = m.queue_position(*job);
+  out.partitions = parts;
+  out.circuit_id = info.circuit_id;
+  return out;
+}
+
+// Under mu: the job a repeated request id names (attached), an error when the id is taken by
+// another request, or nothing known (attached = false).
+Result<Submitted> Engine::Impl::attach(const std::string& request_id, const std::string& type,
+                                       const std::array<uint8_t, 32>& hash, bool& taken) {
+  Submitted out;
+  if (request_id.empty()) return out;
+  auto it = by_request_id.find(request_id);
+  if (it == by_request_id.end()) return out;
+  const Job& existing = *jobs.at(it->second);
+  if (existing.input_hash != hash || existing.type_name != type) {
+    taken = true;
+    return invalid_argument("request id '" + echo_value(request_id) + "' is already job " +
+                            std::to_string(existing.id) + " with a different proof type or input");
+  }
+  out.job = existing.id;  // the same request again: attach to it
+  out.attached = true;
+  out.queue_position = ended(existing) ? 0 : queue_position(existing);
+  out.partitions = existing.info.partitions;
+  out.circuit_id = existing.info.circuit_id;
+  return out;
 }
 
 Result<JobResult> Engine::wait(uint64_t id, std::optional<std::chrono::milliseconds> timeout) {
@@ -359,7 +398,7 @@ Result<JobResult> Engine::wait(uint64_t id, std::optional<std::chrono::milliseco
   return job->result;
 }
 
-Status Engine::cancel(uint64_t id) {
+Status Engine::cancel(uint64_t id, bool* was_running) {
   Impl& m = *impl_;
   Deferred later;
   {
@@ -371,6 +410,7 @@ Status Engine::cancel(uint64_t id) {
       return failed_precondition("job " + std::to_string(id) + " already " +
                                  std::string(job_state_name(job.state)));
     }
+    if (was_running != nullptr) *was_running = job.state == JobState::kRunning;
     job.cancelled = true;
     m.end_job(job, JobState::kCancelled, aborted("job " + std::to_string(id) + " cancelled"),
               later);
@@ -416,11 +456,11 @@ void Engine::cancel_all() {
   for (uint64_t id : ids) (void)cancel(id);  // one may end meanwhile: then nothing to cancel
 }
 
-Status Engine::preload_params(const std::string& id) {
-  return impl_->srs->preload(id);
+Status Engine::preload_params(const std::string& id, ParamsChange* change) {
+  return impl_->srs->preload(id, change);
 }
-Status Engine::evict_params(const std::string& id) {
-  return impl_->srs->evict(id);
+Status Engine::evict_params(const std::string& id, ParamsChange* change) {
+  return impl_->srs->evict(id, change);
 }
 nlohmann::json Engine::status_json() const {
   return impl_->status_json();

@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -103,6 +104,7 @@ struct Job {
   uint32_t proved = 0;
   int64_t submitted_ns = 0, ended_ns = 0;
   JobResult result;  // filled when the job ends
+  std::vector<JobEvent> events;  // what JobWatch reports, in order
 };
 
 // One partition on its way through the pipeline; owns its buffers and reservations.
@@ -153,6 +155,8 @@ struct Engine::Impl {
 
   mutable std::mutex mu;  // the tracker lock
   std::condition_variable synth_cv, compute_cv, final_cv, ended_cv;
+  std::condition_variable event_cv;                            // a job event was added
+  std::deque<std::pair<int64_t, uint64_t>> ended_order;        // mu: (ended_ns, job), oldest first
   std::map<uint64_t, std::shared_ptr<Job>> jobs;               // mu
   std::map<std::string, uint64_t> by_request_id;               // mu
   std::set<QueueKey> synth_queue;                              // mu
@@ -167,12 +171,21 @@ struct Engine::Impl {
   Counters counters;                                // mu
   std::vector<std::thread> threads;
 
-  std::mutex types_mu;  // plugin loading
+  mutable std::mutex types_mu;  // plugin loading
   std::map<std::string, const zkp_proof_type*> types;
 
   // ---- engine.cpp
   Result<const zkp_proof_type*> proof_type(const std::string& name);
-  Result<uint64_t> submit(JobRequest request);  // Engine::submit, inside guarded()
+  Status load_proof_types(const std::vector<std::string>& names);  // create(): all when empty
+  // Engine::submit_job, inside guarded(); `taken`: refused as its request id names another job.
+  Result<Submitted> submit(JobRequest request, bool& taken);
+  uint32_t queue_position(const Job& job) const;  // under mu
+  Result<Submitted> attach(const std::string& request_id, const std::string& type,
+                           const std::array<uint8_t, 32>& hash, bool& taken);  // under mu
+  // Under mu: records an event of the job (position: the partition's, in the request) and wakes
+  // its watchers.
+  void emit(Job& job, EventKind kind, uint32_t position, std::string device = {});
+  void forget_expired();  // under mu: drops ended jobs past options.retain
   Result<MemoryPrediction> plan(const JobRequest& sample, uint64_t jobs);  // Engine::plan
   std::string startup_prediction(const MemoryPlan& plan, const SystemInfo& info);
   void start_workers();

@@ -54,6 +54,7 @@ void Engine::Impl::finalizer_loop(size_t worker) {
       job->proofs[key.partition] = *proof;
       job->timings[key.partition] = work->timing;
       job->parts[key.partition] = PartState::kProved;
+      emit(*job, EventKind::kProved, key.partition);
       ++job->proved;
       ++counters.partitions_proved[job->type_name];
       if (!job->srs) job->srs = work->srs;
@@ -150,6 +151,7 @@ void Engine::Impl::finalize_job(const std::shared_ptr<Job>& job, const std::stri
     r.public_inputs = std::move(inputs);
     r.verify_ms = ms_between(t0, t1);
     r.finalize_ms = ms_between(t0, trace.now_ns());
+    for (uint32_t p = 0; p < parts; ++p) emit(*job, EventKind::kVerified, p);
     end_job(*job, JobState::kDone, ok_status(), later);
   }
   const JobResult result = job->result;

@@ -86,6 +86,21 @@ nlohmann::json Engine::Impl::status_json() const {
   out["jobs"] = std::move(jobs_json);
   out["queues"] = {
       {"synthesis", synth_queue.size()}, {"ready", ready.size()}, {"finalize", started.size()}};
+  json by_priority = json::object();
+  for (Priority p : {Priority::kCritical, Priority::kHigh, Priority::kNormal, Priority::kLow}) {
+    uint64_t unfinished = 0, waiting = 0;
+    for (const auto& [id, job] : jobs) {
+      if (job->priority == p && !ended(*job)) ++unfinished;
+    }
+    for (const QueueKey& k : synth_queue) {
+      if (k.priority == static_cast<uint8_t>(p)) ++waiting;
+    }
+    by_priority[std::string(priority_name(p))] = {{"jobs", unfinished},
+                                                  {"partitions_queued", waiting}};
+  }
+  out["priorities"] = std::move(by_priority);
+  out["retained_results"] = ended_order.size();
+  out["uptime_s"] = static_cast<double>(trace.now_ns()) / 1e9;
   out["workers"] = worker_state;
   out["accepting"] = accepting;
   out["budget"] = {{"total_bytes", b.total}, {"reserved_bytes", b.reserved},
@@ -100,6 +115,20 @@ nlohmann::json Engine::Impl::status_json() const {
   for (size_t d = 0; d < compute->device_count(); ++d) devices.push_back(compute->device_name(d));
   out["compute"] = {{"backend", compute->name()}, {"devices", devices}};
   out["memory_backend"] = pool->backend_name();
+  auto total = [](const std::map<std::string, uint64_t>& m) {
+    uint64_t n = 0;
+    for (const auto& [k, v] : m) n += v;
+    return n;
+  };
+  out["counters"] = {{"jobs_done", total(counters.jobs_done)},
+                     {"jobs_failed", total(counters.jobs_failed)},
+                     {"jobs_cancelled", total(counters.jobs_cancelled)},
+                     {"partitions_proved", total(counters.partitions_proved)},
+                     {"verification_failures", total(counters.verification_failures)},
+                     {"retries", total(counters.retries)}};
+  json busy = json::object();
+  for (const auto& [dev, s] : counters.device_busy_s) busy[dev] = s;
+  out["device_busy_s"] = std::move(busy);
   return out;
 }
 

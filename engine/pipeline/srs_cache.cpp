@@ -320,14 +320,21 @@ Result<SrsHandle> SrsCache::acquire(const std::string& id, const RecordFn& recor
   return SrsHandle(e.hot);
 }
 
-Status SrsCache::preload(const std::string& id) {
+Status SrsCache::preload(const std::string& id, ParamsChange* change) {
+  bool was_hot = false;
+  {
+    std::lock_guard lock(mu_);
+    auto it = entries_.find(id);
+    was_hot = it != entries_.end() && it->second->state == Entry::State::kHot;
+  }
   ReserveOptions wait;
   wait.what = "preload of " + id;
   Result<SrsHandle> h = acquire(id, RecordFn(), wait);
+  if (h.ok() && change != nullptr) *change = {(*h)->resident_bytes, was_hot};
   return h.status();
 }
 
-Status SrsCache::evict(const std::string& id) {
+Status SrsCache::evict(const std::string& id, ParamsChange* change) {
   std::shared_ptr<Srs> dropped;
   Reservation reservation;
   {
@@ -344,6 +351,7 @@ Status SrsCache::evict(const std::string& id) {
     reservation = std::move(e.reservation);
     e.state = Entry::State::kAbsent;
     ++counters_.evictions;
+    if (change != nullptr) *change = {reservation.bytes(), true};
   }
   spdlog::info("params: {} evicted", id);
   return ok_status();  // the copy and its reservation go here, outside the lock

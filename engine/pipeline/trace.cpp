@@ -78,6 +78,29 @@ int64_t TraceRecorder::now_ns() const {
 void TraceRecorder::add(Span span) {
   std::lock_guard<std::mutex> lock(spans_mutex_);
   spans_.push_back(std::move(span));
+  if (window_ns_ > 0 && spans_.size() >= prune_at_) {
+    // Amortized: the vector is swept when it has doubled since the last sweep.
+    const int64_t cut = now_ns() - window_ns_;
+    std::erase_if(spans_, [cut](const Span& s) { return s.end_ns < cut; });
+    prune_at_ = std::max<size_t>(kMinPruneAt, 2 * spans_.size());
+  }
+}
+
+void TraceRecorder::set_window_ns(int64_t window_ns) {
+  std::lock_guard<std::mutex> lock(spans_mutex_);
+  window_ns_ = window_ns;
+}
+
+std::vector<Span> TraceRecorder::spans_since(int64_t from_ns) const {
+  std::vector<Span> copy;
+  {
+    std::lock_guard<std::mutex> lock(spans_mutex_);
+    for (const Span& s : spans_) {
+      if (s.end_ns >= from_ns) copy.push_back(s);
+    }
+  }
+  std::sort(copy.begin(), copy.end(), span_less);
+  return copy;
 }
 
 void TraceRecorder::add_bytes(std::string_view counter, uint64_t bytes) {

@@ -99,6 +99,8 @@ void Engine::Impl::end_job(Job& job, JobState state, Status status, Deferred& la
   r.partitions = job.timings;
   r.wall_ms = ms_between(job.submitted_ns, job.ended_ns);
   if (state != JobState::kDone) r.proof.clear();
+  ended_order.emplace_back(job.ended_ns, job.id);
+  emit(job, EventKind::kJobEnded, 0);
   auto& counter = state == JobState::kDone     ? counters.jobs_done
                   : state == JobState::kFailed ? counters.jobs_failed
                                                : counters.jobs_cancelled;
@@ -127,6 +129,7 @@ void Engine::Impl::fail_partition(Job& job, uint32_t p, const Status& status, bo
     job.proofs[p].reset();
     job.queued_ns[p] = trace.now_ns();
     synth_queue.insert({static_cast<uint8_t>(job.priority), job.id, p});
+    emit(job, EventKind::kQueued, p);
     ++counters.retries[job.type_name];
     synth_cv.notify_one();
     return;
@@ -271,6 +274,7 @@ void Engine::Impl::synthesis_loop(size_t worker) {
       w.timing.attempts = job->timings[p].attempts;
       w.queued_ns = trace.now_ns();
       job->parts[p] = PartState::kReady;
+      emit(*job, EventKind::kSynthesized, p);
       ready.emplace(key, std::move(*work));
       compute_cv.notify_one();
     }
@@ -323,6 +327,7 @@ void Engine::Impl::compute_loop(size_t device, size_t worker) {
       continue;
     }
     job.parts[key.partition] = PartState::kProving;
+    emit(job, EventKind::kProving, key.partition, dev);
     worker_state[track] =
         fmt::format("prove_start job {} partition {}", job.id, job.label(key.partition));
     lock.unlock();

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -64,6 +65,38 @@ struct JobResult {
   double wall_ms = 0, verify_ms = 0, finalize_ms = 0, trim_ms = 0;
 };
 
+// What submit_job says of an accepted request.
+struct Submitted {
+  uint64_t job = 0;
+  bool attached = false;        // its request id named a job already known: this is that job
+  uint32_t queue_position = 0;  // unfinished jobs ahead of it in the queue order
+  uint32_t partitions = 0;
+  std::string circuit_id;
+};
+
+// A partition's (or the job's) progress, as Engine::watch reports it.
+enum class EventKind { kQueued, kSynthesized, kProving, kProved, kVerified, kJobEnded };
+std::string_view event_kind_name(EventKind kind);
+
+struct JobEvent {
+  uint64_t job = 0;
+  EventKind kind = EventKind::kQueued;
+  uint32_t partition = 0;  // index in the sector (0 for kJobEnded)
+  uint32_t position = 0;   // position in the request
+  uint32_t partitions = 0;
+  double elapsed_ms = 0;  // since submit
+  std::string device;     // kProving
+  JobState state = JobState::kQueued;
+  Status status;  // kJobEnded: how the job ended
+};
+
+// How long finished jobs stay known to wait(), watch() and a repeated request id. Past either
+// limit the oldest are forgotten (NOT_FOUND), so a long-lived engine does not grow per job.
+struct RetainPolicy {
+  size_t count = SIZE_MAX;
+  std::optional<std::chrono::milliseconds> age;  // nullopt: no age limit
+};
+
 // Seams for tests (fault injection) and tools; empty members mean the config's own.
 struct EngineOptions {
   std::unique_ptr<ComputeBackend> compute;
@@ -72,6 +105,33 @@ struct EngineOptions {
   std::optional<uint64_t> budget_bytes;  // overrides pipeline.budget
   bool check_plan = true;                // refuse to start when the plan exceeds this machine
   bool start_paused = false;             // workers take no work until resume()
+  // Proof-type plugins loaded (and initialized) by create(): nullopt loads each on first use;
+  // an empty list loads every proof-type plugin in the plugin dirs. One that fails to load or
+  // is unavailable fails create().
+  std::optional<std::vector<std::string>> proof_types;
+  RetainPolicy retain;
+  // Spans older than this are dropped from the trace (0: keep all; a daemon keeps a window).
+  std::chrono::milliseconds trace_window{0};
+};
+
+class Engine;
+
+// The events of one job in order: the past ones first, then live ones as they happen, ending
+// with kJobEnded. Keeps the job's record alive while it lives; must not outlive its engine.
+// Thread-safety: one thread per JobWatch.
+class JobWatch {
+ public:
+  // The next event, or nullopt when none came within `timeout` (or the engine stops). After
+  // kJobEnded, always nullopt.
+  std::optional<JobEvent> next(std::chrono::milliseconds timeout);
+
+ private:
+  friend class Engine;
+  JobWatch(void* impl, std::shared_ptr<void> job) : impl_(impl), job_(std::move(job)) {}
+  void* impl_;                // Engine::Impl
+  std::shared_ptr<void> job_;  // the Job
+  size_t next_ = 0;
+  bool ended_ = false;
 };
 
 class Engine {
@@ -84,11 +144,26 @@ class Engine {
   // Parses and checks the request (errors come back here, before any proving work) and queues
   // its partitions. Returns the job id (the existing one for a repeated request id).
   Result<uint64_t> submit(JobRequest request);
+  // The same, saying whether it attached to a known job, and its place in the queue.
+  // `request_id_taken` (when given) is set when it was refused because its request id names a
+  // job with another input or proof type (INVALID_ARGUMENT; a server says ALREADY_EXISTS).
+  Result<Submitted> submit_job(JobRequest request, bool* request_id_taken = nullptr);
+  // The job a request id names (while it is retained); NOT_FOUND otherwise.
+  Result<uint64_t> find_request(const std::string& request_id) const;
+  // The job's events (see JobWatch); NOT_FOUND for an unknown job.
+  Result<JobWatch> watch(uint64_t job);
+  // Forgets finished jobs past the retain policy (submit does it too; call it from a timer).
+  void forget_expired();
+  // OK when it takes work: accepting, its proof types loaded, a compute device left.
+  Status ready() const;
+  // The proof-type plugins loaded so far.
+  std::vector<std::string> proof_types() const;
   // Blocks until the job ends or `timeout` passes (DEADLINE_EXCEEDED); NOT_FOUND for an unknown
   // job. The result's status says how it ended.
   Result<JobResult> wait(uint64_t job, std::optional<std::chrono::milliseconds> timeout = {});
-  // Cancels at the next partition boundary; waiters hear ABORTED at once.
-  Status cancel(uint64_t job);
+  // Cancels at the next partition boundary; waiters hear ABORTED at once. `was_running` (when
+  // given) says whether a partition had started.
+  Status cancel(uint64_t job, bool* was_running = nullptr);
   // Stops accepting jobs and blocks until every accepted job has ended.
   void drain();
   // Stops accepting jobs (submit says UNAVAILABLE); does not wait. For a signal handler thread.
@@ -98,8 +173,10 @@ class Engine {
   // Lets the workers start when the engine was created paused (to queue work first).
   void resume();
 
-  Status preload_params(const std::string& circuit_id);
-  Status evict_params(const std::string& circuit_id);
+  // Makes a circuit's params hot / drops them; `change` (when given) says the bytes of the hot
+  // copy and whether it was hot before.
+  Status preload_params(const std::string& circuit_id, ParamsChange* change = nullptr);
+  Status evict_params(const std::string& circuit_id, ParamsChange* change = nullptr);
 
   nlohmann::json status_json() const;  // jobs, partitions, workers, budget, backends
   std::string metrics_text() const;    // Prometheus text exposition format

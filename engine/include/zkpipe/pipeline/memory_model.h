@@ -19,6 +19,12 @@
 
 namespace zkpipe::pipeline {
 
+// What a preload or an evict did: the hot copy's reservation, and whether it was hot before.
+struct ParamsChange {
+  uint64_t bytes = 0;
+  bool was_hot = false;
+};
+
 // How the engine is laid out, as far as memory is concerned.
 struct PipelineShape {
   size_t synthesis_workers = 1, compute_workers = 1, finalizers = 1, ready_depth = 2;

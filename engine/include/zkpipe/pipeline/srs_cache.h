@@ -62,9 +62,9 @@ class SrsCache {
   Result<SrsHandle> acquire(const std::string& circuit_id, const RecordFn& record,
                             const ReserveOptions& wait);
   // Makes existing params hot without a job (NOT_FOUND when the files are missing).
-  Status preload(const std::string& circuit_id);
+  Status preload(const std::string& circuit_id, ParamsChange* change = nullptr);
   // Drops a hot entry now; FAILED_PRECONDITION while a job uses it, NOT_FOUND when not hot.
-  Status evict(const std::string& circuit_id);
+  Status evict(const std::string& circuit_id, ParamsChange* change = nullptr);
   // The budget's reclaimer: evicts unused hot entries, least recently used first, until
   // `needed` bytes are free or none is left; returns the bytes released.
   uint64_t reclaim(uint64_t needed);

@@ -69,6 +69,11 @@ class TraceRecorder {
   void add_bytes(std::string_view counter, uint64_t bytes);
   // A copy, sorted by span_less.
   std::vector<Span> spans() const;
+  // The spans that end at or after `from_ns`, sorted by span_less.
+  std::vector<Span> spans_since(int64_t from_ns) const;
+  // Keeps only spans that ended within the last `window_ns` (0, the default: all), for a
+  // long-lived process; older ones are dropped as new ones come.
+  void set_window_ns(int64_t window_ns);
   std::map<std::string, uint64_t> byte_counters() const;
 
   Scope scope(std::string track, std::string name, uint64_t job = 0, int32_t partition = -1,
@@ -76,8 +81,11 @@ class TraceRecorder {
 
  private:
   const int64_t origin_ns_;  // steady clock at construction
+  static constexpr size_t kMinPruneAt = 4096;
   mutable std::mutex spans_mutex_;
   std::vector<Span> spans_;
+  int64_t window_ns_ = 0;           // spans_mutex_
+  size_t prune_at_ = kMinPruneAt;  // spans_mutex_
   mutable std::mutex bytes_mutex_;
   std::map<std::string, uint64_t, std::less<>> bytes_;
 };

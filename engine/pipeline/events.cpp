@@ -1,0 +1,164 @@
+// events.cpp: what a long-lived engine needs besides proving: job events for watchers
+// (JobWatch), forgetting finished jobs past the retain policy, request-id lookup, readiness,
+// and loading the proof-type plugins at start-up (zkpipe/pipeline/engine.h).
+// Thread-safety: see engine_impl.h; everything here takes mu (or types_mu) itself or says so.
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "engine_impl.h"
+
+namespace zkpipe::pipeline {
+
+std::string_view event_kind_name(EventKind kind) {
+  switch (kind) {
+    case EventKind::kQueued:
+      return "queued";
+    case EventKind::kSynthesized:
+      return "synthesized";
+    case EventKind::kProving:
+      return "proving";
+    case EventKind::kProved:
+      return "proved";
+    case EventKind::kVerified:
+      return "verified";
+    case EventKind::kJobEnded:
+      return "job_ended";
+  }
+  return "unknown";
+}
+
+void Engine::Impl::emit(Job& job, EventKind kind, uint32_t position, std::string device) {
+  JobEvent e;
+  e.job = job.id;
+  e.kind = kind;
+  e.position = position;
+  e.partition = kind == EventKind::kJobEnded || position >= job.indices.size()
+                    ? 0
+                    : job.indices[position];
+  e.partitions = job.info.partitions;
+  e.elapsed_ms = ms_between(job.submitted_ns, trace.now_ns());
+  e.device = std::move(device);
+  e.state = job.state;
+  if (kind == EventKind::kJobEnded) e.status = job.status;
+  job.events.push_back(std::move(e));
+  event_cv.notify_all();
+}
+
+std::optional<JobEvent> JobWatch::next(std::chrono::milliseconds timeout) {
+  auto& m = *static_cast<Engine::Impl*>(impl_);
+  const Job& job = *static_cast<const Job*>(job_.get());
+  if (ended_) return std::nullopt;
+  std::unique_lock lock(m.mu);
+  if (!m.event_cv.wait_for(lock, timeout,
+                           [&] { return m.stopping || job.events.size() > next_; })) {
+    return std::nullopt;
+  }
+  if (job.events.size() <= next_) return std::nullopt;  // stopping
+  JobEvent e = job.events[next_++];
+  ended_ = e.kind == EventKind::kJobEnded;
+  return e;
+}
+
+Result<JobWatch> Engine::watch(uint64_t id) {
+  std::lock_guard lock(impl_->mu);
+  auto it = impl_->jobs.find(id);
+  if (it == impl_->jobs.end()) {
+    return not_found("no job " + std::to_string(id) + " (finished jobs are forgotten after the "
+                     "retain policy: server.retain_results)");
+  }
+  return JobWatch(impl_.get(), std::static_pointer_cast<void>(it->second));
+}
+
+void Engine::Impl::forget_expired() {
+  const RetainPolicy& r = options.retain;
+  const int64_t now = trace.now_ns();
+  const int64_t max_age_ns =
+      r.age ? std::chrono::duration_cast<std::chrono::nanoseconds>(*r.age).count() : INT64_MAX;
+  while (!ended_order.empty() &&
+         (ended_order.size() > r.count || now - ended_order.front().first > max_age_ns)) {
+    const uint64_t id = ended_order.front().second;
+    ended_order.pop_front();
+    auto it = jobs.find(id);
+    if (it == jobs.end()) continue;
+    const std::string& rid = it->second->request_id;
+    if (!rid.empty()) {
+      if (auto r_it = by_request_id.find(rid); r_it != by_request_id.end() && r_it->second == id) {
+        by_request_id.erase(r_it);
+      }
+    }
+    jobs.erase(it);  // a waiter or watcher holding the job keeps its record until it lets go
+  }
+}
+
+void Engine::forget_expired() {
+  std::lock_guard lock(impl_->mu);
+  impl_->forget_expired();
+}
+
+Result<uint64_t> Engine::find_request(const std::string& request_id) const {
+  std::lock_guard lock(impl_->mu);
+  auto it = impl_->by_request_id.find(request_id);
+  if (it == impl_->by_request_id.end()) {
+    return not_found("no job has request id '" + echo_value(request_id) +
+                     "' (or it finished and was forgotten: server.retain_results)");
+  }
+  return it->second;
+}
+
+uint32_t Engine::Impl::queue_position(const Job& job) const {
+  uint32_t ahead = 0;
+  for (const auto& [id, other] : jobs) {
+    if (other.get() == &job || ended(*other)) continue;
+    if (std::pair(static_cast<uint8_t>(other->priority), id) <
+        std::pair(static_cast<uint8_t>(job.priority), job.id)) {
+      ++ahead;
+    }
+  }
+  return ahead;
+}
+
+Status Engine::ready() const {
+  std::lock_guard lock(impl_->mu);
+  if (!impl_->accepting) return unavailable("draining: no new jobs are accepted");
+  if (!impl_->no_compute.ok()) return impl_->no_compute;
+  if (impl_->live_compute == 0) return unavailable("no compute worker is running");
+  return ok_status();
+}
+
+std::vector<std::string> Engine::proof_types() const {
+  std::lock_guard lock(impl_->types_mu);
+  std::vector<std::string> names;
+  for (const auto& [name, table] : impl_->types) names.push_back(name);
+  return names;
+}
+
+Status Engine::Impl::load_proof_types(const std::vector<std::string>& wanted) {
+  std::vector<std::string> names = wanted;
+  if (names.empty()) {  // every proof type in the plugin dirs (the first of a name wins)
+    for (const std::string& dir : registry->search_dirs()) {
+      for (const PluginRegistry::DirItem& item : PluginRegistry::list_dir(dir)) {
+        if (!item.status.ok()) continue;  // a .so without a manifest: not a plugin we load
+        Result<Manifest> m = load_manifest(item.path);
+        if (!m.ok()) return m.status().with_context("loading the proof types");
+        if (m->kind == "proof_type" &&
+            std::find(names.begin(), names.end(), m->name) == names.end()) {
+          names.push_back(m->name);
+        }
+      }
+    }
+    if (names.empty()) {
+      return not_found("no proof-type plugin in the plugin dirs (" +
+                       fmt::format("{}", fmt::join(registry->search_dirs(), ", ")) + ")");
+    }
+  }
+  for (const std::string& name : names) {
+    Result<const zkp_proof_type*> t = proof_type(name);
+    if (!t.ok()) return t.status().with_context("loading the proof types");
+  }
+  spdlog::info("{}: proof types {}", config.path, fmt::join(names, ", "));
+  return ok_status();
+}
+
+}  // namespace zkpipe::pipeline
