@@ -238,7 +238,9 @@
     const c = charts.devices;
     c.data.labels = devices.map((dev) => dev.name);
     c.data.datasets[0].data = busy;
-    c.data.datasets[1].data = devices.map((dev) => ({y: dev.name, x: [-d.window_s, 0]}));
+    // Idle from the daemon's start (clock 0) or the window's start, whichever is later.
+    const since = Math.max(from, 0) - now;
+    c.data.datasets[1].data = devices.map((dev) => ({y: dev.name, x: [since, 0]}));
     setTimeAxis(c.options.scales.x, -d.window_s, 0, 'now');
     fitRows('device-timeline-box', devices.length, 30, 40);
     c.update('none');
@@ -261,7 +263,8 @@
     // Resident params are reserved in the budget too: they are part of `used`.
     const hot = Math.min(b?.hot_params_bytes ?? 0, used);
     setText('memory-used', fmtBytes(used));
-    setText('memory-used-pct', total > 0 ? '(' + fmtPct(100 * used / total) + ')' : '');
+    const pct = total > 0 ? 100 * used / total : null;
+    setText('memory-used-pct', pct === null ? '' : '(' + (pct > 0 && pct < 0.1 ? '<0.1%' : fmtPct(pct)) + ')');
     setText('memory-hot', fmtBytes(b?.hot_params_bytes));
     setText('memory-peak', fmtBytes(b?.peak_bytes));
     setText('memory-total', fmtBytes(b?.total_bytes));
