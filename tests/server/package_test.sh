@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# tests/server/package_test.sh BUILD_DIR: the Debian package end to end, without installing it.
+# `cpack -G DEB` in BUILD_DIR (into a temp dir), its file list and control fields (dpkg-deb -c,
+# -f, -e), then the files extracted (dpkg-deb -x) into a temp root: the installed zkpipe and
+# zkpipe-tool run from there, find the installed plugins from their own location
+# (<binary>/../lib/zkpipe/plugins; ZKPIPE_PLUGIN_DIR unset), validate the plugins and the shipped
+# configs and prove one tiny PoRep request; `systemd-analyze verify` checks the extracted unit
+# offline against that root (systemd is not PID 1 here; nothing is started). Needs cpack
+# ($CPACK, else on PATH), dpkg-deb and dpkg-shlibdeps (dpkg-dev), systemd-analyze (systemd):
+# scripts/setup installs them. About 30 s on 2 cores once the proof's params exist (+15 s before).
+set -euo pipefail
+
+if [ $# -ne 1 ]; then
+  echo "usage: $0 BUILD_DIR" >&2
+  exit 2
+fi
+build=$(cd "$1" && pwd)
+source_dir=$(cd "$(dirname "$0")/../.." && pwd)
+cpack=${CPACK:-cpack}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+unset ZKPIPE_PLUGIN_DIR
+
+fail() {
+  echo "package_test: FAIL: $*" >&2
+  exit 1
+}
+step() { echo "== [${SECONDS}s] $*"; }
+for tool in "$cpack" dpkg-deb dpkg-shlibdeps systemd-analyze timeout; do
+  command -v "$tool" >/dev/null || fail "$tool not found (scripts/setup installs it)"
+done
+
+version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")
+[ -n "$version" ] || fail "no CMAKE_PROJECT_VERSION in $build/CMakeCache.txt"
+arch=$(dpkg --print-architecture)
+deb=$tmp/out/zkpipe_${version}_${arch}.deb
+
+step "cpack -G DEB in $build"
+(cd "$build" && timeout 120 "$cpack" -G DEB -B "$tmp/out" >"$tmp/cpack.log" 2>&1) ||
+  { cat "$tmp/cpack.log" >&2; fail "cpack -G DEB failed"; }
+[ -f "$deb" ] || { ls "$tmp/out" >&2; fail "cpack did not write $(basename "$deb")"; }
+
+step "contents (dpkg-deb -c)"
+dpkg-deb -c "$deb" >"$tmp/contents"
+awk '{print $6}' "$tmp/contents" | sed 's|^\./|/|; s|/$||' | sort >"$tmp/paths"
+expect=(/usr/bin/zkpipe /usr/bin/zkpipe-tool /lib/systemd/system/zkpipe.service
+        /etc/zkpipe/zkpipe.yaml /usr/share/zkpipe/configs/README.md
+        /usr/include/zkpipe/sdk.h /usr/include/zkpipe/abi/common.h)
+for p in pageable pinned_pool zero_copy porep snapdeals; do
+  expect+=("/usr/lib/zkpipe/plugins/$p.so" "/usr/lib/zkpipe/plugins/$p.plugin.toml")
+done
+for c in "$source_dir"/configs/*.yaml; do
+  expect+=("/usr/share/zkpipe/configs/$(basename "$c")")
+done
+for p in "${expect[@]}"; do
+  grep -qxF "$p" "$tmp/paths" || fail "$p is not in the package"
+done
+for b in zkpipe zkpipe-tool; do
+  grep -qE "^-rwxr-xr-x .* \./usr/bin/$b\$" "$tmp/contents" || fail "/usr/bin/$b is not mode 0755"
+done
+# Nothing outside the package's places (no test plugins, no build paths).
+if grep -vE '^(|/etc|/lib|/lib/systemd|/usr|/usr/lib|/usr/share|/usr/include)$|^/usr/bin(/|$)|^/usr/include/zkpipe(/|$)|^/usr/lib/zkpipe(/|$)|^/usr/share/zkpipe(/|$)|^/etc/zkpipe(/|$)|^/lib/systemd/system(/|$)' \
+    "$tmp/paths" >"$tmp/stray"; then
+  cat "$tmp/stray" >&2
+  fail "files outside /usr/{bin,include/zkpipe,lib/zkpipe,share/zkpipe}, /etc/zkpipe, /lib/systemd/system"
+fi
+# Every plugin has its manifest and every manifest its plugin.
+diff <(grep -E '^/usr/lib/zkpipe/plugins/[^/]+\.so$' "$tmp/paths" | sed 's/\.so$//') \
+     <(grep -E '^/usr/lib/zkpipe/plugins/[^/]+\.plugin\.toml$' "$tmp/paths" | sed 's/\.plugin\.toml$//') ||
+  fail "plugins and manifests in /usr/lib/zkpipe/plugins do not pair up"
+
+step "control fields (dpkg-deb -f, -e)"
+field() { dpkg-deb -f "$deb" "$1"; }
+[ "$(field Package)" = zkpipe ] || fail "Package: $(field Package)"
+[ "$(field Version)" = "$version" ] || fail "Version: $(field Version), expected $version"
+[ "$(field Architecture)" = "$arch" ] || fail "Architecture: $(field Architecture)"
+[ -n "$(field Maintainer)" ] || fail "no Maintainer"
+[ -n "$(field Section)" ] || fail "no Section"
+depends=$(field Depends)
+echo "Depends: $depends"
+# libjs-chart.js and adduser by hand; the rest from dpkg-shlibdeps (the binaries' libraries).
+for d in libjs-chart.js adduser libc6 libstdc++6 libyaml-cpp0.7 libssl3; do
+  echo "$depends" | tr ',' '\n' | sed 's/^ *//; s/ .*//' | grep -qxF "$d" || fail "Depends lacks $d"
+done
+dpkg-deb -e "$deb" "$tmp/control"
+[ "$(cat "$tmp/control/conffiles")" = /etc/zkpipe/zkpipe.yaml ] ||
+  fail "conffiles: '$(cat "$tmp/control/conffiles")', expected /etc/zkpipe/zkpipe.yaml"
+for s in postinst prerm postrm; do
+  [ -x "$tmp/control/$s" ] || fail "no executable $s"
+  sh -n "$tmp/control/$s" || fail "$s: sh syntax error"
+done
+
+step "extract (dpkg-deb -x) and run from the installed paths"
+root=$tmp/root
+dpkg-deb -x "$deb" "$root"
+cmp "$root/etc/zkpipe/zkpipe.yaml" "$source_dir/configs/zkpipe.yaml" ||
+  fail "/etc/zkpipe/zkpipe.yaml differs from configs/zkpipe.yaml"
+zkpipe=$root/usr/bin/zkpipe
+tool=$root/usr/bin/zkpipe-tool
+out=$(timeout 20 "$zkpipe" --version) || fail "zkpipe --version failed"
+[[ "$out" == "zkpipe $version "* ]] || fail "zkpipe --version: '$out'"
+timeout 20 "$tool" --version >/dev/null || fail "zkpipe-tool --version failed"
+timeout 120 "$tool" validate --allow-unavailable --plugin-dir "$root/usr/lib/zkpipe/plugins" \
+  >"$tmp/validate.txt" || { cat "$tmp/validate.txt" >&2; fail "zkpipe-tool validate --plugin-dir"; }
+for p in pageable pinned_pool zero_copy porep snapdeals; do
+  grep -qE "^\S+ +$p " "$tmp/validate.txt" || { cat "$tmp/validate.txt" >&2; fail "validate: no row for $p"; }
+done
+# The configs' plugins, found from the binary's location alone.
+timeout 120 "$tool" validate --allow-unavailable "$root"/usr/share/zkpipe/configs/*.yaml \
+  "$root/etc/zkpipe/zkpipe.yaml" >"$tmp/validate-configs.txt" ||
+  { cat "$tmp/validate-configs.txt" >&2; fail "zkpipe-tool validate of the installed configs"; }
+# ...and from nowhere else: without the installed plugin directory the same check fails.
+mv "$root/usr/lib/zkpipe/plugins" "$root/usr/lib/zkpipe/plugins.away"
+if timeout 60 "$tool" validate --allow-unavailable "$root/usr/share/zkpipe/configs/cpu.yaml" \
+    >"$tmp/validate-away.txt" 2>&1; then
+  cat "$tmp/validate-away.txt" >&2
+  fail "validate passed without /usr/lib/zkpipe/plugins: plugins came from elsewhere"
+fi
+mv "$root/usr/lib/zkpipe/plugins.away" "$root/usr/lib/zkpipe/plugins"
+
+step "prove a tiny porep request with the installed zkpipe, plugins and cpu.yaml"
+# The tiny shape (2 partitions). Its params are made once by the development setup (13 s of
+# CPU) into the build dir and kept (like tests/memory/rss_guarantee.py's): --params-dir, so
+# nothing is written next to the installed config.
+params=$build/tests/package_test/params
+mkdir -p "$params"
+(cd "$tmp" && timeout 60 "$tool" porep seal --shape tiny --seed package-test \
+    --out tiny.sector >/dev/null &&
+  timeout 60 "$tool" porep vanilla --sector tiny.sector --challenge-seed package-test \
+    --out porep.vanilla >/dev/null) || fail "zkpipe-tool porep seal / vanilla"
+timeout 240 "$zkpipe" prove --config "$root/usr/share/zkpipe/configs/cpu.yaml" \
+  --params-dir "$params" --proof porep --input "$tmp/porep.vanilla" --out "$tmp/porep.proof" \
+  >"$tmp/prove.log" 2>&1 || { rc=$?; tail -30 "$tmp/prove.log" >&2; fail "zkpipe prove: exit $rc"; }
+# --out is written only when every partition verified.
+[ -s "$tmp/porep.proof" ] || { cat "$tmp/prove.log" >&2; fail "prove exited 0 but wrote no proof"; }
+
+step "systemd-analyze verify of the extracted unit (offline, --root)"
+# The root is the extracted package plus what the unit names from outside it: the host's
+# units (sysinit.target, network.target, ...) and /bin/kill (ExecReload). Then verify resolves
+# ExecStart=/usr/bin/zkpipe inside the package. Its warnings (an unknown key, a bad value) do
+# not change its exit status, so any output fails. It does not check that User= exists
+# (postinst creates zkpipe).
+mkdir -p "$root/usr/lib/systemd" "$root/bin"
+cp -a /lib/systemd/system "$root/usr/lib/systemd/"
+cp /bin/kill "$root/bin/kill"
+unit=$root/lib/systemd/system/zkpipe.service
+grep -qx 'ExecStart=/usr/bin/zkpipe serve --config /etc/zkpipe/zkpipe.yaml' "$unit" ||
+  fail "zkpipe.service: unexpected ExecStart"
+if ! timeout 30 systemd-analyze verify --man=no --root="$root" "$unit" >"$tmp/verify.txt" 2>&1 ||
+    [ -s "$tmp/verify.txt" ]; then
+  cat "$tmp/verify.txt" >&2
+  fail "systemd-analyze verify zkpipe.service"
+fi
+
+echo "package_test: PASS ($(basename "$deb"), $(stat -c %s "$deb") bytes)"
