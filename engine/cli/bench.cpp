@@ -1,7 +1,8 @@
 // `zkpipe bench --config A.yaml [--config B.yaml ...] --proof TYPE --preset P --jobs N`: the same
 // workload (N jobs of one request, all submitted at once: a backlog) under each config, one
 // after the other in this process; prints them side by side and writes per config the Chrome
-// trace, an SVG timeline and the summary (JSON) into --out-dir.
+// trace, an SVG timeline and the summary (JSON) into --out-dir. With --addr instead of --config:
+// load against a running `zkpipe serve` (bench_remote.cpp).
 // Thread-safety: main thread (plus the signal watcher).
 #include <chrono>
 #include <filesystem>
@@ -20,6 +21,9 @@ struct BenchOptions {
   std::vector<std::string> configs;
   std::string proof = "porep", preset = "tiny", out_dir = "bench-out", params_dir, cache_dir;
   uint32_t jobs = 4;
+  RemoteBenchOptions remote;  // --addr and the options only it takes
+  std::vector<CLI::Option*> remote_only;
+  CLI::Option* preset_option = nullptr;
 };
 
 int fail(const Status& s) {
@@ -81,7 +85,30 @@ Result<RunSummary> run_config(const BenchOptions& o, const std::string& path,
   return summary;
 }
 
+int run_remote(const BenchOptions& o) {
+  if (!o.configs.empty()) return fail(invalid_argument("--config and --addr exclude each other"));
+  if (!o.params_dir.empty()) {
+    return fail(invalid_argument("--params-dir is the local engine's: not with --addr"));
+  }
+  if (!o.remote.input.empty() && o.preset_option->count() > 0) {
+    return fail(invalid_argument("--preset and --input exclude each other"));
+  }
+  RemoteBenchOptions r = o.remote;
+  r.proof = o.proof;
+  r.preset = o.preset;
+  r.jobs = o.jobs;
+  r.cache_dir = o.cache_dir.empty() ? o.out_dir : o.cache_dir;
+  return run_bench_remote(r);
+}
+
 int run_bench(const BenchOptions& o) {
+  if (!o.remote.addr.empty()) return run_remote(o);
+  if (o.configs.empty()) {
+    return fail(invalid_argument("--config is required (or --addr, for a running zkpipe serve)"));
+  }
+  for (const CLI::Option* opt : o.remote_only) {
+    if (opt->count() > 0) return fail(invalid_argument(opt->get_name() + " needs --addr"));
+  }
   if (o.jobs == 0) return fail(invalid_argument("--jobs must be at least 1"));
   std::error_code ec;
   if (Status s = check_output_dir(o.out_dir, "--out-dir"); !s.ok()) return fail(s);
@@ -116,14 +143,29 @@ void add_bench(CLI::App& app, int* exit_code) {
   auto o = std::make_shared<BenchOptions>();
   CLI::App* cmd = app.add_subcommand(
       "bench", "Run one workload under several configs and print them side by side");
-  cmd->add_option("--config", o->configs, "a pipeline config; repeat to compare")->required();
-  cmd->add_option("--proof", o->proof, "porep (default) or snapdeals");
-  cmd->add_option("--preset", o->preset, "sector preset: tiny (default), 2KiB, 8MiB, 512MiB");
-  cmd->add_option("--jobs", o->jobs, "jobs submitted at once (default 4)");
+  cmd->add_option("--config", o->configs, "a pipeline config; repeat to compare");
+  cmd->add_option("--proof", o->proof, "porep (default) or snapdeals (with --input: any type)");
+  o->preset_option =
+      cmd->add_option("--preset", o->preset, "sector preset: tiny (default), 2KiB, 8MiB, 512MiB");
+  cmd->add_option("--jobs", o->jobs, "jobs submitted at once (default 4; --addr: in all)");
   cmd->add_option("--out-dir", o->out_dir, "traces, SVG timelines, summaries (default bench-out)");
   cmd->add_option("--params-dir", o->params_dir, "override params.dir of every config");
   cmd->add_option("--cache-dir", o->cache_dir,
                   "where the sealed workload is kept (default: out-dir)");
+  RemoteBenchOptions& r = o->remote;
+  cmd->add_option("--addr", r.addr,
+                  "load a running zkpipe serve instead (unix:///path.sock or host:port)");
+  o->remote_only = {
+      cmd->add_option("--token-file", r.token_file, "--addr: the bearer token's file"),
+      cmd->add_option("--input", r.input, "--addr: the request's bytes from this file"),
+      cmd->add_option("--concurrency", r.concurrency, "--addr: client threads (default 1)"),
+      cmd->add_option("--priority", r.priority, "--addr: critical, high, normal, low"),
+      cmd->add_option("--request-prefix", r.request_prefix,
+                      "--addr: request ids PREFIX-<n> (default: none)"),
+      cmd->add_option("--timeout", r.timeout, "--addr: each await's limit (default 10m)"),
+      cmd->add_option("--json", r.json, "--addr: write the numbers here as JSON"),
+      cmd->add_flag("--prove-rpc", r.prove_rpc,
+                    "--addr: one Prove call per job (submit latency not measured)")};
   cmd->callback([o, exit_code] { *exit_code = run_bench(*o); });
 }
 

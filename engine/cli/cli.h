@@ -1,7 +1,8 @@
-// cli.h: the subcommands of the `zkpipe` binary (prove, bench, plan), one file each, and what they
-// share: loading a config with command-line overrides, signal handling (SIGTERM/SIGINT: first
-// drain, second cancel), the bench workload generator.
-// Thread-safety: main thread, apart from the signal watcher (see SignalWatcher).
+// cli.h: the subcommands of the `zkpipe` binary (prove, bench, plan; the client commands of a
+// running `zkpipe serve`: submit, await, status, cancel, params, metrics), and what they share:
+// loading a config with command-line overrides, signal handling (SIGTERM/SIGINT: first drain,
+// second cancel), the bench workload generator. Thread-safety: main thread, apart from the signal
+// watcher (see SignalWatcher).
 #pragma once
 
 #include <atomic>
@@ -20,6 +21,17 @@ namespace zkpipe::cli {
 void add_prove(CLI::App& app, int* exit_code);
 void add_bench(CLI::App& app, int* exit_code);
 void add_plan(CLI::App& app, int* exit_code);
+// submit, await, status, cancel, params preload|evict, metrics (remote*.cpp).
+void add_remote(CLI::App& app, int* exit_code);
+
+// `zkpipe bench --addr`: load against a running `zkpipe serve` (bench_remote.cpp).
+struct RemoteBenchOptions {
+  std::string addr, token_file, proof, preset, input, cache_dir, request_prefix, json;
+  std::string priority = "normal", timeout = "10m";
+  uint32_t jobs = 0, concurrency = 1;
+  bool prove_rpc = false;  // one Prove call per job instead of SubmitProof + AwaitProof
+};
+int run_bench_remote(const RemoteBenchOptions& o);
 
 // The config at `path` with the command line's --params-dir (when not empty) applied, and its
 // log level set.

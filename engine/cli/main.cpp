@@ -1,6 +1,7 @@
 // zkpipe: the proving engine's command line. `zkpipe prove` proves one request through the
 // pipeline of a config; `zkpipe bench` runs one workload under several configs side by side;
-// `zkpipe plan` predicts the memory of a workload.
+// `zkpipe plan` predicts the memory of a workload; submit, await, status, cancel, params and
+// metrics talk to a running `zkpipe serve` (--addr).
 // Exit codes: 0 success, 1 a proof or run failed, 2 bad usage or input.
 #include <exception>
 #include <new>
@@ -17,6 +18,7 @@ int main(int argc, char** argv) {
   zkpipe::cli::add_prove(app, &exit_code);
   zkpipe::cli::add_bench(app, &exit_code);
   zkpipe::cli::add_plan(app, &exit_code);
+  zkpipe::cli::add_remote(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

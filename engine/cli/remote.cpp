@@ -1,0 +1,420 @@
+// `zkpipe submit` and `zkpipe await`: a request sent to a running `zkpipe serve` and its result
+// fetched (AwaitProof): the per-partition timing table, the proof written (--out, with its
+// layout sidecar, only when the server verified it) and the snarkjs files. `submit --wait`
+// follows the job (WatchJob) in between; remote_watch.cpp draws that. Also the helpers every
+// client command shares (remote.h).
+// Thread-safety: main thread.
+#include <set>
+
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "file_io.h"
+#include "proof_layout.h"
+#include "remote.h"
+#include "run_summary.h"
+#include "zkpipe/groth16/snarkjs.h"
+#include "zkpipe/output_file.h"
+#include "zkpipe/units.h"
+
+namespace zkpipe::cli {
+
+void add_remote_options(CLI::App* cmd, RemoteOptions* o) {
+  cmd->add_option("--addr", o->addr, "the daemon: unix:///path/to.sock or host:port")->required();
+  cmd->add_option("--token-file", o->token_file,
+                  "file holding the bearer token (mode 600), for a TCP daemon that requires one");
+}
+
+Result<std::unique_ptr<server::Client>> connect_remote(const RemoteOptions& o) {
+  server::ClientOptions options;
+  options.addr = o.addr;
+  options.token_file = o.token_file;
+  return server::Client::connect(options);
+}
+
+Status rpc_error(const grpc::Status& s, std::string_view rpc, const server::Client& client) {
+  return server::from_grpc(s).with_context(
+      fmt::format("{} ({})", rpc, echo_value(client.address().text)));
+}
+
+std::string grpc_code_text(int32_t code) {
+  if (code < 0 || code > 16) return fmt::format("CODE_{}", code);
+  return std::string(server::grpc_code_name(static_cast<grpc::StatusCode>(code)));
+}
+
+std::string job_state_text(int state) {
+  if (!v1::JobState_IsValid(state)) return fmt::format("STATE_{}", state);
+  const std::string& name = v1::JobState_Name(static_cast<v1::JobState>(state));
+  constexpr std::string_view kPrefix = "JOB_STATE_";
+  return name.rfind(kPrefix, 0) == 0 ? name.substr(kPrefix.size()) : name;
+}
+
+Result<v1::Priority> parse_remote_priority(const std::string& text) {
+  const std::optional<pipeline::Priority> p = pipeline::parse_priority(text);
+  if (!p) {
+    return invalid_argument("--priority: '" + echo_value(text) +
+                            "' is not one of critical, high, normal, low");
+  }
+  switch (*p) {
+    case pipeline::Priority::kCritical:
+      return v1::PRIORITY_CRITICAL;
+    case pipeline::Priority::kHigh:
+      return v1::PRIORITY_HIGH;
+    case pipeline::Priority::kNormal:
+      return v1::PRIORITY_NORMAL;
+    case pipeline::Priority::kLow:
+      return v1::PRIORITY_LOW;
+  }
+  return v1::PRIORITY_NORMAL;
+}
+
+Result<std::optional<int64_t>> parse_await_timeout(const std::string& text, bool allow_infinite) {
+  Result<int64_t> ms = parse_duration_ms(text);
+  if (!ms.ok()) return ms.status().with_context("--timeout");
+  if (*ms < 0) {
+    if (allow_infinite) return std::optional<int64_t>();
+    return invalid_argument("--timeout: '" + echo_value(text) + "': every await needs a limit");
+  }
+  return std::optional<int64_t>(*ms);
+}
+
+Result<v1::ProofResult> await_proof(server::Client& client, const v1::JobRef& ref,
+                                    std::optional<int64_t> timeout_ms, bool with_verifying_key) {
+  v1::AwaitProofRequest req;
+  *req.mutable_job() = ref;
+  if (timeout_ms) req.set_timeout_ms(*timeout_ms);
+  req.set_with_verifying_key(with_verifying_key);
+  std::optional<std::chrono::milliseconds> deadline;
+  if (timeout_ms) deadline = std::chrono::milliseconds(*timeout_ms) + kAwaitMargin;
+  auto ctx = client.context(deadline);
+  v1::ProofResult r;
+  const grpc::Status s = client.stub().AwaitProof(ctx.get(), req, &r);
+  if (!s.ok()) return rpc_error(s, "AwaitProof", client);
+  return r;
+}
+
+namespace {
+
+pipeline::PartitionTiming to_timing(const v1::StepTimings& t) {
+  pipeline::PartitionTiming p;
+  p.queue_wait = t.queue_wait_ms();
+  p.srs_wait = t.srs_wait_ms();
+  p.reserve_wait = t.reserve_wait_ms();
+  p.synthesis = t.synthesis_ms();
+  p.ready_wait = t.ready_wait_ms();
+  p.h2d = t.h2d_ms();
+  p.ntt = t.ntt_ms();
+  p.msm = t.msm_ms();
+  p.prove_start = t.prove_start_ms();
+  p.prove_finish = t.prove_finish_ms();
+  p.verify = t.verify_ms();
+  p.attempts = t.attempts();
+  p.device = t.device();
+  p.h2d_bytes = t.h2d_bytes();
+  p.h2d_path = t.h2d_path();
+  return p;  // lock_wait is not part of the API: 0
+}
+
+}  // namespace
+
+Result<pipeline::JobResult> to_job_result(const v1::ProofResult& r) {
+  pipeline::JobResult j;
+  j.job = r.job_id();
+  j.request_id = r.request_id();
+  j.proof_type = r.proof_type();
+  j.circuit_id = r.circuit_id();
+  const std::string job = fmt::format("job {}", r.job_id());
+  switch (r.state()) {
+    case v1::JOB_STATE_DONE:
+      j.state = pipeline::JobState::kDone;
+      break;
+    case v1::JOB_STATE_FAILED:
+      j.state = pipeline::JobState::kFailed;
+      break;
+    case v1::JOB_STATE_CANCELLED:
+      j.state = pipeline::JobState::kCancelled;
+      break;
+    default:
+      return internal_error(fmt::format("ProofResult.state of {}: {} is not an ended job's", job,
+                                        job_state_text(r.state())));
+  }
+  if (r.status_code() < 0 || r.status_code() > 16) {
+    return internal_error(
+        fmt::format("ProofResult.status_code of {}: {} is not a gRPC code", job, r.status_code()));
+  }
+  j.status = server::from_grpc(
+      grpc::Status(static_cast<grpc::StatusCode>(r.status_code()), r.status_message()));
+  if (j.state == pipeline::JobState::kDone && !j.status.ok()) {
+    return internal_error(fmt::format("ProofResult.status_code of {}: {} with state DONE", job,
+                                      grpc_code_text(r.status_code())));
+  }
+  if (j.state == pipeline::JobState::kCancelled && j.status.ok()) {
+    j.status = aborted(r.status_message().empty() ? job + " cancelled" : r.status_message());
+  } else if (j.state == pipeline::JobState::kFailed && j.status.ok()) {
+    j.status = internal_error(job + " FAILED with status_code 0: " + r.status_message());
+  }
+  std::set<uint32_t> seen;
+  for (int p = 0; p < r.partitions_size(); ++p) {
+    const v1::PartitionResult& part = r.partitions(p);
+    if (!seen.insert(part.index()).second) {
+      return internal_error(
+          fmt::format("ProofResult.partitions[{}].index of {}: {} twice", p, job, part.index()));
+    }
+    j.partition_indices.push_back(part.index());
+    std::vector<groth16::Fr>& inputs = j.public_inputs.emplace_back();
+    for (int k = 0; k < part.public_inputs_size(); ++k) {
+      const std::string& bytes = part.public_inputs(k);
+      const std::string field = fmt::format("ProofResult.partitions[{}].public_inputs[{}]", p, k);
+      if (bytes.size() != groth16::Fr::kBytes) {
+        return internal_error(fmt::format("{} of {}: {} bytes, not {}", field, job, bytes.size(),
+                                          groth16::Fr::kBytes));
+      }
+      Result<groth16::Fr> v =
+          groth16::Fr::from_bytes_be(reinterpret_cast<const uint8_t*>(bytes.data()));
+      if (!v.ok()) return v.status().with_context(field).with_context(job);
+      inputs.push_back(*v);
+    }
+    j.partitions.push_back(to_timing(part.timings()));
+  }
+  if (j.state == pipeline::JobState::kDone) {
+    const size_t want = j.partitions.size() * groth16::kProofBytes;
+    if (j.partitions.empty()) return internal_error("ProofResult.partitions of " + job + ": none");
+    if (r.proof().size() != want) {
+      return internal_error(
+          fmt::format("ProofResult.proof of {}: {} bytes, not {} partition(s) x {}", job,
+                      r.proof().size(), j.partitions.size(), groth16::kProofBytes));
+    }
+    j.proof.assign(r.proof().begin(), r.proof().end());
+  }
+  j.wall_ms = r.wall_ms();
+  j.verify_ms = r.verify_ms();
+  j.finalize_ms = r.finalize_ms();
+  return j;
+}
+
+namespace {
+
+struct ResultOptions {
+  std::string out, snarkjs, timeout{kDefaultAwaitTimeout};
+};
+
+struct SubmitOptions {
+  RemoteOptions remote;
+  ResultOptions result;
+  std::string proof, input, priority = "normal", deadline, request_id;
+  bool wait = false;
+};
+
+struct AwaitOptions {
+  RemoteOptions remote;
+  ResultOptions result;
+  uint64_t job = 0;
+  std::string request_id;
+  CLI::Option* job_option = nullptr;
+};
+
+int fail(std::string_view cmd, const Status& s) {
+  fmt::print(stderr, "zkpipe {}: {}\n", cmd, s.to_string());
+  return exit_code_for(s);
+}
+
+void add_result_options(CLI::App* cmd, ResultOptions* o) {
+  cmd->add_option("--out", o->out,
+                  "write the proof here (only when the server verified every partition), and "
+                  "its layout as OUT.json");
+  cmd->add_option("--snarkjs", o->snarkjs,
+                  "write verification_key.json, proof_K.json and public_K.json (K: the sector "
+                  "index) for snarkjs here");
+  cmd->add_option("--timeout", o->timeout,
+                  "how long to wait for the proof: 30s, 10m (default), infinite");
+}
+
+// Every output is checked before any work: a proof is never made only to be lost.
+Status check_outputs(const ResultOptions& o) {
+  if (!o.out.empty()) {
+    ZKP_RETURN_IF_ERROR(check_output_path(o.out, "--out"));
+    ZKP_RETURN_IF_ERROR(check_output_path(o.out + std::string(tool::kProofLayoutSuffix), "--out"));
+  }
+  if (!o.snarkjs.empty()) ZKP_RETURN_IF_ERROR(check_output_dir(o.snarkjs, "--snarkjs"));
+  return ok_status();
+}
+
+Status write_snarkjs(const std::string& dir, const std::string& vk_json,
+                     const pipeline::JobResult& r) {
+  if (vk_json.empty()) {
+    return internal_error("ProofResult.snarkjs_verification_key: empty though asked for");
+  }
+  if (!nlohmann::json::accept(vk_json)) {
+    return internal_error("ProofResult.snarkjs_verification_key: not JSON");
+  }
+  ZKP_RETURN_IF_ERROR(check_output_dir(dir, "--snarkjs"));
+  ZKP_RETURN_IF_ERROR(tool::write_file(dir + "/verification_key.json", vk_json));
+  for (size_t p = 0; p < r.partitions.size(); ++p) {
+    ZKP_ASSIGN_OR_RETURN(
+        groth16::Proof proof,
+        groth16::decode_proof(r.proof.data() + p * groth16::kProofBytes, groth16::kProofBytes));
+    const uint32_t k = r.partition_indices[p];
+    ZKP_RETURN_IF_ERROR(tool::write_file(fmt::format("{}/proof_{}.json", dir, k),
+                                         groth16::export_snarkjs_proof(proof)));
+    ZKP_RETURN_IF_ERROR(tool::write_file(fmt::format("{}/public_{}.json", dir, k),
+                                         groth16::export_snarkjs_public(r.public_inputs[p])));
+  }
+  return ok_status();
+}
+
+// The table, then the outputs when DONE; a failed or cancelled job exits 1 (2: its request was
+// invalid).
+int finish(std::string_view cmd, const v1::ProofResult& result, const ResultOptions& o) {
+  Result<pipeline::JobResult> r = to_job_result(result);
+  if (!r.ok()) return fail(cmd, r.status());
+  fmt::print("{}", timing_table(*r));
+  if (r->state != pipeline::JobState::kDone) {
+    fmt::print(stderr, "zkpipe {}: job {} {}: {}\n", cmd, r->job, job_state_text(result.state()),
+               r->status.to_string());
+    return r->status.code() == Code::kInvalidArgument ? 2 : 1;
+  }
+  const size_t n = r->partitions.size();
+  if (!o.out.empty()) {
+    if (Status s = tool::write_file(o.out, std::span<const uint8_t>(r->proof)); !s.ok()) {
+      return fail(cmd, s);
+    }
+    const std::string layout = o.out + std::string(tool::kProofLayoutSuffix);
+    if (Status s = tool::write_file(
+            layout, tool::proof_layout_json(r->proof_type, r->circuit_id, r->partition_indices));
+        !s.ok()) {
+      return fail(cmd, s);
+    }
+    fmt::print(
+        "proof: {} ({} partition(s) x 192 bytes, verified by the server; sector partitions "
+        "{}: {})\n",
+        o.out, n, fmt::join(r->partition_indices, ","), layout);
+  } else {
+    fmt::print(
+        "proof: {} partition(s) x 192 bytes, verified by the server (not written: no --out)\n", n);
+  }
+  if (!o.snarkjs.empty()) {
+    if (Status s = write_snarkjs(o.snarkjs, result.snarkjs_verification_key(), *r); !s.ok()) {
+      return fail(cmd, s);
+    }
+    fmt::print(
+        "snarkjs: {}/verification_key.json, proof_K.json, public_K.json for K = {} (the sector "
+        "index)\n",
+        o.snarkjs, fmt::join(r->partition_indices, ", "));
+  }
+  return 0;
+}
+
+int run_submit(const SubmitOptions& o) {
+  constexpr std::string_view kCmd = "submit";
+  Result<v1::Priority> priority = parse_remote_priority(o.priority);
+  if (!priority.ok()) return fail(kCmd, priority.status());
+  int64_t deadline_ms = 0;
+  if (!o.deadline.empty()) {
+    Result<int64_t> d = parse_duration_ms(o.deadline);
+    if (!d.ok()) return fail(kCmd, d.status().with_context("--deadline"));
+    deadline_ms = *d < 0 ? 0 : *d;  // infinite: none
+  }
+  Result<std::optional<int64_t>> timeout = parse_await_timeout(o.result.timeout, true);
+  if (!timeout.ok()) return fail(kCmd, timeout.status());
+  const bool wait = o.wait || !o.result.out.empty() || !o.result.snarkjs.empty();
+  if (Status s = check_outputs(o.result); !s.ok()) return fail(kCmd, s);
+  Result<std::string> input = tool::read_file(o.input);
+  if (!input.ok()) return fail(kCmd, input.status().with_context("--input"));
+  Result<std::unique_ptr<server::Client>> client = connect_remote(o.remote);
+  if (!client.ok()) return fail(kCmd, client.status());
+  v1::SubmitProofRequest req;
+  req.set_proof_type(o.proof);
+  req.set_request(std::move(*input));
+  req.set_priority(*priority);
+  req.set_deadline_ms(static_cast<uint64_t>(deadline_ms));
+  req.set_request_id(o.request_id);
+  const auto t0 = std::chrono::steady_clock::now();
+  v1::SubmitProofResponse submitted;
+  {
+    auto ctx = (*client)->context(kSubmitDeadline);
+    const grpc::Status s = (*client)->stub().SubmitProof(ctx.get(), req, &submitted);
+    if (!s.ok()) return fail(kCmd, rpc_error(s, "SubmitProof", **client));
+  }
+  fmt::print("job {}: queue position {}, {} partition(s) of {}{}\n", submitted.job_id(),
+             submitted.queue_position(), submitted.partitions(), submitted.circuit_id(),
+             submitted.attached() ? " (attached to an existing job)" : "");
+  std::fflush(stdout);
+  if (!wait) return 0;
+  if (Status s = watch_job(**client, submitted.job_id(), submitted.partitions(), *timeout);
+      !s.ok()) {
+    fmt::print(stderr, "zkpipe {}: not following the job: {}\n", kCmd, s.to_string());
+  }
+  std::optional<int64_t> left = *timeout;
+  if (left) {
+    const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - t0);
+    left = std::max<int64_t>(0, *left - spent.count());
+  }
+  v1::JobRef ref;
+  ref.set_job_id(submitted.job_id());
+  Result<v1::ProofResult> result = await_proof(**client, ref, left, !o.result.snarkjs.empty());
+  if (!result.ok()) return fail(kCmd, result.status());
+  return finish(kCmd, *result, o.result);
+}
+
+int run_await(const AwaitOptions& o) {
+  constexpr std::string_view kCmd = "await";
+  const bool by_job = o.job_option->count() > 0;
+  if (by_job == !o.request_id.empty()) {
+    return fail(kCmd, invalid_argument("name the job by JOB or by --request-id (one of them)"));
+  }
+  Result<std::optional<int64_t>> timeout = parse_await_timeout(o.result.timeout, true);
+  if (!timeout.ok()) return fail(kCmd, timeout.status());
+  if (Status s = check_outputs(o.result); !s.ok()) return fail(kCmd, s);
+  Result<std::unique_ptr<server::Client>> client = connect_remote(o.remote);
+  if (!client.ok()) return fail(kCmd, client.status());
+  v1::JobRef ref;
+  if (by_job) {
+    ref.set_job_id(o.job);
+  } else {
+    ref.set_request_id(o.request_id);
+  }
+  Result<v1::ProofResult> result = await_proof(**client, ref, *timeout, !o.result.snarkjs.empty());
+  if (!result.ok()) {
+    if (result.status().code() == Code::kDeadlineExceeded) {
+      return fail(kCmd, result.status().with_context(
+                            "the job has not ended yet (it goes on; await it again)"));
+    }
+    return fail(kCmd, result.status());
+  }
+  return finish(kCmd, *result, o.result);
+}
+
+}  // namespace
+
+void add_remote(CLI::App& app, int* exit_code) {
+  auto s = std::make_shared<SubmitOptions>();
+  CLI::App* submit = app.add_subcommand(
+      "submit", "Send a request to a running `zkpipe serve`; with --wait follow it to the proof");
+  add_remote_options(submit, &s->remote);
+  submit->add_option("--proof", s->proof, "proof type: porep, snapdeals, ...")->required();
+  submit->add_option("--input", s->input, "the request (vanilla proofs for porep/snapdeals)")
+      ->required();
+  submit->add_option("--priority", s->priority, "critical, high, normal (default) or low");
+  submit->add_option("--deadline", s->deadline, "when the proof is wanted, from now: 30m, 2h");
+  submit->add_option("--request-id", s->request_id,
+                     "the caller's id: a repeat with the same request attaches to the job");
+  submit->add_flag("--wait", s->wait,
+                   "follow the job and fetch its result (implied by --out and --snarkjs)");
+  add_result_options(submit, &s->result);
+  submit->callback([s, exit_code] { *exit_code = run_submit(*s); });
+
+  auto a = std::make_shared<AwaitOptions>();
+  CLI::App* await = app.add_subcommand(
+      "await", "Wait for a job of a running `zkpipe serve` and fetch its result");
+  add_remote_options(await, &a->remote);
+  a->job_option = await->add_option("job", a->job, "the job's id (as submit printed it)");
+  await->add_option("--request-id", a->request_id, "the job's request id instead of JOB");
+  add_result_options(await, &a->result);
+  await->callback([a, exit_code] { *exit_code = run_await(*a); });
+
+  add_remote_admin(app, exit_code);
+}
+
+}  // namespace zkpipe::cli
