@@ -1,7 +1,8 @@
-// pipeline_sections.cpp: the `compute`, `pipeline` and `params` sections of a version 1 config
+// pipeline_sections.cpp: the `compute`, `pipeline`, `params` and `server` sections of a version 1 config
 // (zkpipe/config.h), read strictly like the rest (sections.h). Documented in configs/README.md.
 // Thread-safety: pure functions.
 #include "sections.h"
+#include "zkpipe/units.h"
 
 namespace zkpipe::config_detail {
 namespace {
@@ -95,6 +96,78 @@ Status parse_params(const YamlReader& r, const Field& section, const std::filesy
   return ok_status();
 }
 
+Status parse_duration(const YamlReader& r, const Field& f, bool allow_infinite, int64_t& out) {
+  ZKP_ASSIGN_OR_RETURN(const std::string text,
+                       r.scalar(f, allow_infinite ? "a duration or 'infinite'" : "a duration"));
+  Result<int64_t> ms = parse_duration_ms(text);
+  if (!ms.ok()) return r.error(f, ms.status().message());
+  if (*ms < 0 && !allow_infinite) return r.error(f, "must be a finite duration (e.g. 1h)");
+  out = *ms;
+  return ok_status();
+}
+
+Status parse_server(const YamlReader& r, const Field& section, ServerConfig& s) {
+  ZKP_ASSIGN_OR_RETURN(
+      const std::vector<Field> fields,
+      r.map_fields(section, {"listen", "http", "token_file", "max_message", "max_queued_jobs",
+                             "retain_results", "proof_types", "drain_timeout", "trace_window"}));
+  if (const Field* f = find_field(fields, "listen")) {
+    ZKP_ASSIGN_OR_RETURN(const std::vector<Field> items,
+                         r.list_items(*f, "a list of addresses (unix:///path.sock, host:port)"));
+    s.listen.clear();
+    for (const Field& item : items) {
+      ZKP_ASSIGN_OR_RETURN(std::string a, r.scalar(item, "an address"));
+      if (a.empty()) return r.error(item, "an empty address");
+      for (const std::string& seen : s.listen) {
+        if (seen == a) return r.error(item, "address '" + echo_value(a) + "' is listed twice");
+      }
+      s.listen.push_back(std::move(a));
+    }
+    if (s.listen.empty()) return r.error(*f, "lists no address; a server needs at least one");
+  }
+  if (const Field* f = find_field(fields, "http")) {
+    ZKP_ASSIGN_OR_RETURN(s.http, r.scalar(*f, "host:port, or \"\" for none"));
+  }
+  if (const Field* f = find_field(fields, "token_file")) {
+    ZKP_ASSIGN_OR_RETURN(s.token_file, r.scalar(*f, "a file path"));
+  }
+  if (const Field* f = find_field(fields, "max_message")) {
+    ZKP_ASSIGN_OR_RETURN(const std::optional<uint64_t> bytes, positive_size(r, *f, false));
+    if (*bytes > (2ull << 30) - 1) return r.error(*f, "gRPC messages are at most 2 GiB - 1");
+    if (*bytes < 4096) return r.error(*f, "must be at least 4KiB");
+    s.max_message_bytes = *bytes;
+  }
+  ZKP_RETURN_IF_ERROR(
+      read_count(r, find_field(fields, "max_queued_jobs"), 1, 1'000'000, s.max_queued_jobs));
+  if (const Field* f = find_field(fields, "retain_results")) {
+    ZKP_ASSIGN_OR_RETURN(const std::vector<Field> keep, r.map_fields(*f, {"count", "age"}));
+    ZKP_RETURN_IF_ERROR(read_count(r, find_field(keep, "count"), 0, 10'000'000, s.retain_count));
+    if (const Field* age = find_field(keep, "age")) {
+      ZKP_RETURN_IF_ERROR(parse_duration(r, *age, false, s.retain_age_ms));
+    }
+  }
+  if (const Field* f = find_field(fields, "proof_types")) {
+    ZKP_ASSIGN_OR_RETURN(const std::vector<Field> items,
+                         r.list_items(*f, "a list of proof-type plugin names"));
+    for (const Field& item : items) {
+      ZKP_ASSIGN_OR_RETURN(std::string name, r.scalar(item, "a plugin name"));
+      if (name.empty()) return r.error(item, "an empty plugin name");
+      for (const std::string& seen : s.proof_types) {
+        if (seen == name) return r.error(item, "'" + echo_value(name) + "' is listed twice");
+      }
+      s.proof_types.push_back(std::move(name));
+    }
+  }
+  if (const Field* f = find_field(fields, "drain_timeout")) {
+    ZKP_RETURN_IF_ERROR(parse_duration(r, *f, true, s.drain_timeout_ms));
+  }
+  if (const Field* f = find_field(fields, "trace_window")) {
+    ZKP_RETURN_IF_ERROR(parse_duration(r, *f, false, s.trace_window_ms));
+    if (s.trace_window_ms < 1000) return r.error(*f, "must be at least 1s");
+  }
+  return ok_status();
+}
+
 }  // namespace
 
 Status parse_pipeline_sections(const YamlReader& r, const std::vector<Field>& root_fields,
@@ -107,6 +180,9 @@ Status parse_pipeline_sections(const YamlReader& r, const std::vector<Field>& ro
   }
   if (const Field* f = find_field(root_fields, "params")) {
     ZKP_RETURN_IF_ERROR(parse_params(r, *f, base, config.params));
+  }
+  if (const Field* f = find_field(root_fields, "server")) {
+    ZKP_RETURN_IF_ERROR(parse_server(r, *f, config.server));
   }
   return ok_status();
 }

@@ -22,7 +22,7 @@ Result<std::optional<uint64_t>> positive_size(const YamlReader& r, const Field& 
 Result<std::string> resolve_dir(const YamlReader& r, const Field& f,
                                 const std::filesystem::path& base);
 
-// Reads the optional `compute`, `pipeline` and `params` sections of the root's fields.
+// Reads the optional `compute`, `pipeline`, `params` and `server` sections of the root's fields.
 Status parse_pipeline_sections(const YamlReader& r, const std::vector<Field>& root_fields,
                                const std::filesystem::path& base, Config& config);
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "engine_impl.h"
+#include "zkpipe/groth16/snarkjs.h"
 
 namespace zkpipe::pipeline {
 
@@ -132,6 +133,18 @@ std::vector<std::string> Engine::proof_types() const {
   std::vector<std::string> names;
   for (const auto& [name, table] : impl_->types) names.push_back(name);
   return names;
+}
+
+size_t Engine::unfinished_jobs() const {
+  std::lock_guard lock(impl_->mu);
+  size_t n = 0;
+  for (const auto& [id, job] : impl_->jobs) n += ended(*job) ? 0 : 1;
+  return n;
+}
+
+Result<std::string> Engine::snarkjs_verifying_key(const std::string& circuit_id) {
+  ZKP_ASSIGN_OR_RETURN(const groth16::VerifyingKey vk, impl_->srs->verifying_key(circuit_id));
+  return groth16::export_snarkjs_vk(vk);
 }
 
 Status Engine::Impl::load_proof_types(const std::vector<std::string>& wanted) {

@@ -79,7 +79,12 @@ nlohmann::json Engine::Impl::status_json() const {
               {"circuit_id", job->info.circuit_id},
               {"priority", priority_name(job->priority)},
               {"state", job_state_name(job->state)},
+              {"submitted_s", static_cast<double>(job->submitted_ns) / 1e9},
               {"partitions", parts}};
+    if (ended(*job)) {
+      j["ended_s"] = static_cast<double>(job->ended_ns) / 1e9;
+      j["wall_ms"] = job->result.wall_ms;
+    }
     if (!job->status.ok()) j["error"] = job->status.to_string();
     jobs_json.push_back(std::move(j));
   }
@@ -129,6 +134,7 @@ nlohmann::json Engine::Impl::status_json() const {
   json busy = json::object();
   for (const auto& [dev, s] : counters.device_busy_s) busy[dev] = s;
   out["device_busy_s"] = std::move(busy);
+  out["device_h2d_bytes"] = counters.h2d_bytes;
   return out;
 }
 

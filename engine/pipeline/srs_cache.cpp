@@ -244,6 +244,21 @@ Result<std::shared_ptr<Srs>> SrsCache::load(const std::string& id, const RecordF
   return srs;
 }
 
+Result<groth16::VerifyingKey> SrsCache::verifying_key(const std::string& id) {
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = entries_.find(id); it != entries_.end()) {
+      if (it->second->state == Entry::State::kHot) return it->second->hot->pk.vk;
+      if (it->second->warm) return it->second->warm->vk;
+    }
+  }
+  const std::string path = params_path(id);
+  if (!fs::exists(path)) return missing_params(id, path);
+  ZKP_ASSIGN_OR_RETURN(ProvingKey opened,
+                       groth16::load_params(path, groth16::ParamsLoadOptions::trusted()));
+  return std::move(opened.vk);
+}
+
 Result<CircuitMemory> SrsCache::circuit_memory(const std::string& id) {
   std::optional<ProvingKey> warm;
   {

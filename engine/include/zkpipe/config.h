@@ -74,6 +74,21 @@ struct ParamsConfig {
   uint64_t setup_seed = 1;
 };
 
+// `server:` what `zkpipe serve` listens on and keeps (the command line may override the
+// addresses and the token file).
+struct ServerConfig {
+  std::vector<std::string> listen = {"unix:///run/zkpipe/zkpipe.sock"};  // gRPC; unix or host:port
+  std::string http = "127.0.0.1:9821";  // status, metrics, trace and the panel; empty: off
+  std::string token_file;               // bearer token; required for a non-loopback listener
+  uint64_t max_message_bytes = 256ull << 20;
+  uint32_t max_queued_jobs = 256;  // unfinished jobs; past it SubmitProof is RESOURCE_EXHAUSTED
+  uint32_t retain_count = 1000;    // finished jobs kept for AwaitProof ...
+  int64_t retain_age_ms = 3'600'000;  // ... and for how long
+  std::vector<std::string> proof_types;  // loaded at start; empty: every one in the plugin dirs
+  int64_t drain_timeout_ms = -1;         // SIGTERM waits this long for jobs in flight; < 0: forever
+  int64_t trace_window_ms = 600'000;     // how much of the trace /trace and the panel can show
+};
+
 struct Config {
   std::string path;  // the file it came from ("<string>" when parsed from text)
   int version = 1;
@@ -83,6 +98,7 @@ struct Config {
   ComputeConfig compute;
   PipelineConfig pipeline;
   ParamsConfig params;
+  ServerConfig server;
 };
 
 // Reads and validates a config file. NOT_FOUND when it cannot be read, INVALID_ARGUMENT with

@@ -158,6 +158,10 @@ class Engine {
   Status ready() const;
   // The proof-type plugins loaded so far.
   std::vector<std::string> proof_types() const;
+  // Jobs accepted and not ended.
+  size_t unfinished_jobs() const;
+  // A circuit's verifying key as snarkjs JSON (for clients that verify independently).
+  Result<std::string> snarkjs_verifying_key(const std::string& circuit_id);
   // Blocks until the job ends or `timeout` passes (DEADLINE_EXCEEDED); NOT_FOUND for an unknown
   // job. The result's status says how it ended.
   Result<JobResult> wait(uint64_t job, std::optional<std::chrono::milliseconds> timeout = {});

@@ -77,6 +77,9 @@ class SrsCache {
   // The memory of a circuit whose params exist (hot, warm or in params.dir: their structure is
   // read, not checked); NOT_FOUND when there are none.
   Result<CircuitMemory> circuit_memory(const std::string& circuit_id);
+  // The circuit's verifying key (from its hot or warm entry, else read from its params file);
+  // NOT_FOUND when there are no params.
+  Result<groth16::VerifyingKey> verifying_key(const std::string& circuit_id);
   // The circuits whose params are in params.dir (NAME.params), sorted.
   std::vector<std::string> circuits_on_disk() const;
 

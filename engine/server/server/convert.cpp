@@ -1,0 +1,227 @@
+// convert.cpp: engine values as zkpipe.v1 messages (service.h).
+// Thread-safety: pure functions.
+#include <algorithm>
+
+#include "service.h"
+
+namespace zkpipe::server {
+
+std::optional<pipeline::Priority> priority_from_proto(v1::Priority p) {
+  switch (p) {
+    case v1::PRIORITY_UNSPECIFIED:
+    case v1::PRIORITY_NORMAL:
+      return pipeline::Priority::kNormal;
+    case v1::PRIORITY_CRITICAL:
+      return pipeline::Priority::kCritical;
+    case v1::PRIORITY_HIGH:
+      return pipeline::Priority::kHigh;
+    case v1::PRIORITY_LOW:
+      return pipeline::Priority::kLow;
+    default:
+      return std::nullopt;
+  }
+}
+
+v1::Priority priority_to_proto(pipeline::Priority p) {
+  switch (p) {
+    case pipeline::Priority::kCritical:
+      return v1::PRIORITY_CRITICAL;
+    case pipeline::Priority::kHigh:
+      return v1::PRIORITY_HIGH;
+    case pipeline::Priority::kNormal:
+      return v1::PRIORITY_NORMAL;
+    case pipeline::Priority::kLow:
+      return v1::PRIORITY_LOW;
+  }
+  return v1::PRIORITY_NORMAL;
+}
+
+v1::JobState state_to_proto(pipeline::JobState s) {
+  switch (s) {
+    case pipeline::JobState::kQueued:
+      return v1::JOB_STATE_QUEUED;
+    case pipeline::JobState::kRunning:
+      return v1::JOB_STATE_RUNNING;
+    case pipeline::JobState::kDone:
+      return v1::JOB_STATE_DONE;
+    case pipeline::JobState::kFailed:
+      return v1::JOB_STATE_FAILED;
+    case pipeline::JobState::kCancelled:
+      return v1::JOB_STATE_CANCELLED;
+  }
+  return v1::JOB_STATE_UNSPECIFIED;
+}
+
+namespace {
+
+v1::JobState state_from_name(const std::string& name) {
+  for (pipeline::JobState s : {pipeline::JobState::kQueued, pipeline::JobState::kRunning,
+                               pipeline::JobState::kDone, pipeline::JobState::kFailed,
+                               pipeline::JobState::kCancelled}) {
+    if (pipeline::job_state_name(s) == name) return state_to_proto(s);
+  }
+  return v1::JOB_STATE_UNSPECIFIED;
+}
+
+void fill_timings(const pipeline::PartitionTiming& t, v1::StepTimings* out) {
+  out->set_queue_wait_ms(t.queue_wait);
+  out->set_srs_wait_ms(t.srs_wait);
+  out->set_reserve_wait_ms(t.reserve_wait);
+  out->set_synthesis_ms(t.synthesis);
+  out->set_ready_wait_ms(t.ready_wait);
+  out->set_h2d_ms(t.h2d);
+  out->set_ntt_ms(t.ntt);
+  out->set_msm_ms(t.msm);
+  out->set_prove_start_ms(t.prove_start);
+  out->set_prove_finish_ms(t.prove_finish);
+  out->set_verify_ms(t.verify);
+  out->set_attempts(t.attempts);
+  out->set_device(t.device);
+  out->set_h2d_bytes(t.h2d_bytes);
+  out->set_h2d_path(t.h2d_path);
+}
+
+template <typename T>
+T get_or(const nlohmann::json& j, const char* key, T fallback) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return fallback;
+  return it->get<T>();
+}
+
+}  // namespace
+
+void fill_result(const pipeline::JobResult& r, v1::ProofResult* out) {
+  out->set_job_id(r.job);
+  out->set_request_id(r.request_id);
+  out->set_proof_type(r.proof_type);
+  out->set_circuit_id(r.circuit_id);
+  out->set_state(state_to_proto(r.state));
+  const grpc::Status s = to_grpc(r.status);
+  out->set_status_code(static_cast<int32_t>(s.error_code()));
+  out->set_status_message(r.status.message());
+  if (r.state == pipeline::JobState::kDone) {
+    out->set_proof(std::string(r.proof.begin(), r.proof.end()));
+  }
+  for (size_t p = 0; p < r.partitions.size(); ++p) {
+    v1::PartitionResult* part = out->add_partitions();
+    part->set_index(p < r.partition_indices.size() ? r.partition_indices[p]
+                                                   : static_cast<uint32_t>(p));
+    if (p < r.public_inputs.size()) {
+      for (const groth16::Fr& x : r.public_inputs[p]) {
+        std::string bytes(32, '\0');
+        x.to_bytes_be(reinterpret_cast<uint8_t*>(bytes.data()));
+        part->add_public_inputs(std::move(bytes));
+      }
+    }
+    fill_timings(r.partitions[p], part->mutable_timings());
+  }
+  out->set_wall_ms(r.wall_ms);
+  out->set_verify_ms(r.verify_ms);
+  out->set_finalize_ms(r.finalize_ms);
+}
+
+void fill_event(const pipeline::JobEvent& e, v1::JobEvent* out) {
+  static constexpr v1::EventKind kKinds[] = {
+      v1::EVENT_KIND_QUEUED, v1::EVENT_KIND_SYNTHESIZED, v1::EVENT_KIND_PROVING,
+      v1::EVENT_KIND_PROVED, v1::EVENT_KIND_VERIFIED,    v1::EVENT_KIND_JOB_ENDED};
+  out->set_job_id(e.job);
+  out->set_kind(kKinds[static_cast<size_t>(e.kind)]);
+  out->set_partition(e.partition);
+  out->set_position(e.position);
+  out->set_partitions(e.partitions);
+  out->set_elapsed_ms(e.elapsed_ms);
+  out->set_device(e.device);
+  out->set_state(state_to_proto(e.state));
+  if (e.kind == pipeline::EventKind::kJobEnded) {
+    out->set_status_code(static_cast<int32_t>(to_grpc(e.status).error_code()));
+    out->set_status_message(e.status.message());
+  }
+}
+
+void fill_status(const nlohmann::json& st, const pipeline::Engine& engine,
+                 const ServiceState& state, v1::EngineStatus* out) {
+  out->set_accepting(get_or<bool>(st, "accepting", false));
+  out->set_ready(engine.ready().ok() && !state.draining.load());
+  const nlohmann::json compute = st.value("compute", nlohmann::json::object());
+  out->set_compute_backend(get_or<std::string>(compute, "backend", ""));
+  out->set_memory_backend(get_or<std::string>(st, "memory_backend", ""));
+  const nlohmann::json busy = st.value("device_busy_s", nlohmann::json::object());
+  const nlohmann::json h2d = st.value("device_h2d_bytes", nlohmann::json::object());
+  const nlohmann::json device_names = compute.value("devices", nlohmann::json::array());
+  for (const auto& d : device_names) {
+    v1::Device* dev = out->add_devices();
+    const std::string name = d.get<std::string>();
+    dev->set_name(name);
+    dev->set_busy_seconds(get_or<double>(busy, name.c_str(), 0.0));
+    dev->set_h2d_bytes(get_or<uint64_t>(h2d, name.c_str(), 0));
+  }
+  const nlohmann::json workers = st.value("workers", nlohmann::json::object());
+  for (const auto& [name, what] : workers.items()) {
+    v1::Worker* w = out->add_workers();
+    w->set_name(name);
+    w->set_state(what.get<std::string>());
+  }
+  const nlohmann::json prio = st.value("priorities", nlohmann::json::object());
+  for (pipeline::Priority p : {pipeline::Priority::kCritical, pipeline::Priority::kHigh,
+                               pipeline::Priority::kNormal, pipeline::Priority::kLow}) {
+    const nlohmann::json q =
+        prio.value(std::string(pipeline::priority_name(p)), nlohmann::json::object());
+    v1::QueueDepth* d = out->add_queues();
+    d->set_priority(priority_to_proto(p));
+    d->set_jobs(get_or<uint32_t>(q, "jobs", 0));
+    d->set_partitions(get_or<uint32_t>(q, "partitions_queued", 0));
+  }
+  const nlohmann::json b = st.value("budget", nlohmann::json::object());
+  v1::Budget* budget = out->mutable_budget();
+  budget->set_total_bytes(get_or<uint64_t>(b, "total_bytes", 0));
+  budget->set_reserved_bytes(get_or<uint64_t>(b, "reserved_bytes", 0));
+  budget->set_peak_bytes(get_or<uint64_t>(b, "peak_bytes", 0));
+  budget->set_waiting(get_or<uint32_t>(b, "waiting", 0));
+  budget->set_refusals(get_or<uint64_t>(b, "refusals", 0));
+  const nlohmann::json pr = st.value("params", nlohmann::json::object());
+  v1::HotParams* params = out->mutable_params();
+  params->set_hot(get_or<uint32_t>(pr, "hot", 0));
+  params->set_warm(get_or<uint32_t>(pr, "warm", 0));
+  params->set_in_use(get_or<uint32_t>(pr, "in_use", 0));
+  params->set_hot_bytes(get_or<uint64_t>(pr, "hot_bytes", 0));
+  params->set_hits(get_or<uint64_t>(pr, "hits", 0));
+  params->set_loads(get_or<uint64_t>(pr, "loads", 0));
+  params->set_evictions(get_or<uint64_t>(pr, "evictions", 0));
+  const nlohmann::json jobs = st.value("jobs", nlohmann::json::array());
+  for (const auto& j : jobs) {
+    const std::string job_state = get_or<std::string>(j, "state", "");
+    if (job_state != "queued" && job_state != "running") continue;
+    v1::JobSummary* s = out->add_jobs();
+    s->set_job_id(get_or<uint64_t>(j, "job", 0));
+    s->set_request_id(get_or<std::string>(j, "request_id", ""));
+    s->set_proof_type(get_or<std::string>(j, "proof_type", ""));
+    s->set_circuit_id(get_or<std::string>(j, "circuit_id", ""));
+    const auto p = pipeline::parse_priority(get_or<std::string>(j, "priority", "normal"));
+    s->set_priority(priority_to_proto(p.value_or(pipeline::Priority::kNormal)));
+    s->set_state(state_from_name(job_state));
+    s->set_error(get_or<std::string>(j, "error", ""));
+    const nlohmann::json parts = j.value("partitions", nlohmann::json::array());
+    for (const auto& part : parts) {
+      v1::PartitionState* ps = s->add_partitions();
+      ps->set_index(get_or<uint32_t>(part, "partition", 0));
+      ps->set_state(get_or<std::string>(part, "state", ""));
+      ps->set_attempts(get_or<uint32_t>(part, "attempts", 0));
+    }
+  }
+  const nlohmann::json c = st.value("counters", nlohmann::json::object());
+  v1::Counters* counters = out->mutable_counters();
+  counters->set_jobs_done(get_or<uint64_t>(c, "jobs_done", 0));
+  counters->set_jobs_failed(get_or<uint64_t>(c, "jobs_failed", 0));
+  counters->set_jobs_cancelled(get_or<uint64_t>(c, "jobs_cancelled", 0));
+  counters->set_partitions_proved(get_or<uint64_t>(c, "partitions_proved", 0));
+  counters->set_verification_failures(get_or<uint64_t>(c, "verification_failures", 0));
+  counters->set_retries(get_or<uint64_t>(c, "retries", 0));
+  counters->set_submits_refused(state.submits_refused.load());
+  for (const std::string& t : engine.proof_types()) out->add_proof_types(t);
+  out->set_memory_plan(get_or<std::string>(st, "memory", ""));
+  out->set_uptime_seconds(get_or<double>(st, "uptime_s", 0.0));
+  out->set_retained_results(get_or<uint32_t>(st, "retained_results", 0));
+  out->set_version("zkpipe 0.1.0");
+}
+
+}  // namespace zkpipe::server

@@ -1,0 +1,268 @@
+// server.cpp: Server (zkpipe/server/server.h): the listeners (unix sockets made 0660, a stale
+// one replaced, a live one refused; TCP off loopback only with a token), the engine, the gRPC
+// and HTTP servers, a 1 s housekeeping timer, and draining.
+// Thread-safety: see the header; `mu` guards the lifecycle.
+#include "zkpipe/server/server.h"
+
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <condition_variable>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "http.h"
+#include "service.h"
+
+namespace zkpipe::server {
+namespace {
+
+// Before binding a unix socket: a live server there is an error; a stale socket file (nothing
+// accepts on it) is removed; anything else at the path is an error.
+Status prepare_unix_socket(const Address& a) {
+  struct stat st {};
+  if (::lstat(a.path.c_str(), &st) != 0) {
+    if (errno != ENOENT) return unavailable("listen " + a.text + ": " + std::strerror(errno));
+    const std::filesystem::path dir = std::filesystem::path(a.path).parent_path();
+    if (!dir.empty() && !std::filesystem::is_directory(dir)) {
+      return not_found("listen " + a.text + ": the directory " + dir.string() +
+                       " does not exist");
+    }
+    return ok_status();
+  }
+  if (!S_ISSOCK(st.st_mode)) {
+    return failed_precondition("listen " + a.text +
+                               ": the path exists and is not a socket; not replacing it");
+  }
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return unavailable("listen " + a.text + ": socket: " + std::strerror(errno));
+  sockaddr_un sun{};
+  sun.sun_family = AF_UNIX;
+  std::memcpy(sun.sun_path, a.path.c_str(), a.path.size() + 1);
+  const int rc = ::connect(fd, reinterpret_cast<sockaddr*>(&sun), sizeof sun);
+  const int err = errno;
+  ::close(fd);
+  if (rc == 0) {
+    return failed_precondition("listen " + a.text +
+                               ": another server is listening on this socket");
+  }
+  if (err != ECONNREFUSED && err != ENOENT) {
+    return unavailable("listen " + a.text + ": cannot tell whether the socket is in use: " +
+                       std::strerror(err));
+  }
+  if (::unlink(a.path.c_str()) != 0 && errno != ENOENT) {
+    return unavailable("listen " + a.text + ": cannot remove the stale socket: " +
+                       std::strerror(errno));
+  }
+  spdlog::info("listen {}: replaced a stale socket file", a.text);
+  return ok_status();
+}
+
+}  // namespace
+
+struct Server::Impl {
+  ServiceState state;
+  std::unique_ptr<pipeline::Engine> engine;
+  std::unique_ptr<ProvingService> service;
+  std::unique_ptr<grpc::Server> grpc;
+  std::unique_ptr<HttpServer> http;
+  std::vector<Address> listen;
+  std::vector<std::string> bound;
+  std::thread timer;
+
+  std::mutex mu;
+  std::condition_variable cv;
+  bool draining = false, stopped = false, shut = false;
+
+  void shutdown(std::chrono::milliseconds grace);
+};
+
+Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Server::~Server() {
+  impl_->engine->cancel_all();
+  impl_->shutdown(std::chrono::milliseconds(2000));
+}
+
+// Closes the listeners (calls still running get `grace` to end, then are cancelled), stops the
+// timer. Idempotent.
+void Server::Impl::shutdown(std::chrono::milliseconds grace) {
+  {
+    std::lock_guard lock(mu);
+    if (shut) return;
+    shut = true;
+    stopped = true;
+  }
+  cv.notify_all();
+  if (timer.joinable()) timer.join();
+  if (http) http->stop();
+  if (grpc) {
+    grpc->Shutdown(std::chrono::system_clock::now() + grace);
+    grpc->Wait();
+  }
+  for (const Address& a : listen) {
+    if (a.unix_socket) ::unlink(a.path.c_str());
+  }
+}
+
+Result<std::unique_ptr<Server>> Server::start(const Config& config, const ServeOverrides& o,
+                                              pipeline::EngineOptions engine_options) {
+  auto impl = std::make_unique<Impl>();
+  ServerConfig& sc = impl->state.config;
+  sc = config.server;
+  if (o.listen) sc.listen = *o.listen;
+  if (o.http) sc.http = *o.http;
+  if (o.token_file) sc.token_file = *o.token_file;
+  if (sc.listen.empty()) return invalid_argument("serve: no gRPC address to listen on");
+  bool public_tcp = false;
+  for (const std::string& text : sc.listen) {
+    ZKP_ASSIGN_OR_RETURN(Address a, parse_address(text, "server.listen"));
+    public_tcp = public_tcp || (!a.unix_socket && !a.loopback);
+    impl->listen.push_back(std::move(a));
+  }
+  std::optional<Address> http_address;
+  if (!sc.http.empty()) {
+    ZKP_ASSIGN_OR_RETURN(http_address, parse_address(sc.http, "server.http"));
+    public_tcp = public_tcp || !http_address->loopback;
+  }
+  if (!sc.token_file.empty()) {
+    Result<std::string> token = read_token_file(sc.token_file);
+    if (!token.ok()) return token.status().with_context("server.token_file");
+    impl->state.token = std::move(*token);
+  }
+  if (public_tcp && impl->state.token.empty()) {
+    return invalid_argument(
+        config.path +
+        ": server: a listener off loopback needs a bearer token (server.token_file or "
+        "--token-file, a file of mode 0600)");
+  }
+  for (const Address& a : impl->listen) {
+    if (a.unix_socket) ZKP_RETURN_IF_ERROR(prepare_unix_socket(a));
+  }
+
+  engine_options.proof_types = sc.proof_types;  // empty: every proof type in the plugin dirs
+  engine_options.retain.count = sc.retain_count;
+  engine_options.retain.age = std::chrono::milliseconds(sc.retain_age_ms);
+  engine_options.trace_window = std::chrono::milliseconds(sc.trace_window_ms);
+  ZKP_ASSIGN_OR_RETURN(impl->engine, pipeline::Engine::create(config, std::move(engine_options)));
+  impl->service = std::make_unique<ProvingService>(*impl->engine, impl->state);
+
+  grpc::ServerBuilder builder;
+  const int max = static_cast<int>(std::min<uint64_t>(sc.max_message_bytes, INT32_MAX));
+  builder.SetMaxReceiveMessageSize(max);
+  builder.SetMaxSendMessageSize(max);
+  grpc::ResourceQuota quota("zkpipe-serve");
+  quota.SetMaxThreads(512);  // each blocking AwaitProof/WatchJob holds one
+  builder.SetResourceQuota(quota);
+  std::vector<int> ports(impl->listen.size(), 0);
+  for (size_t i = 0; i < impl->listen.size(); ++i) {
+    builder.AddListeningPort(impl->listen[i].grpc, grpc::InsecureServerCredentials(),
+                             impl->listen[i].unix_socket ? nullptr : &ports[i]);
+  }
+  builder.RegisterService(impl->service.get());
+  impl->grpc = builder.BuildAndStart();
+  if (!impl->grpc) {
+    return unavailable(fmt::format(
+        "serve: cannot listen on {} (an address in use or not of this machine; gRPC's log above "
+        "says which)",
+        fmt::join(sc.listen, ", ")));
+  }
+  for (size_t i = 0; i < impl->listen.size(); ++i) {
+    const Address& a = impl->listen[i];
+    if (a.unix_socket) {
+      ::chmod(a.path.c_str(), 0660);
+      impl->bound.push_back("unix://" + a.path);
+    } else {
+      if (ports[i] == 0) {
+        impl->grpc->Shutdown();
+        return unavailable("serve: cannot listen on " + a.text);
+      }
+      const bool v6 = a.host.find(':') != std::string::npos;
+      impl->bound.push_back(
+          fmt::format("{}{}{}:{}", v6 ? "[" : "", a.host, v6 ? "]" : "", ports[i]));
+    }
+  }
+  if (http_address) {
+    impl->http = std::make_unique<HttpServer>(*impl->engine, impl->state);
+    if (Status s = impl->http->start(*http_address); !s.ok()) {
+      impl->grpc->Shutdown();
+      return s;
+    }
+  }
+  Impl* raw = impl.get();
+  impl->timer = std::thread([raw] {
+    std::unique_lock lock(raw->mu);
+    while (!raw->stopped) {
+      raw->cv.wait_for(lock, std::chrono::seconds(1));
+      lock.unlock();
+      raw->engine->forget_expired();
+      lock.lock();
+    }
+  });
+  return std::unique_ptr<Server>(new Server(std::move(impl)));
+}
+
+void Server::drain(std::optional<std::chrono::milliseconds> timeout) {
+  Impl& m = *impl_;
+  {
+    std::lock_guard lock(m.mu);
+    if (m.draining) return;
+    m.draining = true;
+  }
+  m.state.draining = true;
+  m.engine->stop_accepting();
+  const size_t left = m.engine->unfinished_jobs();
+  spdlog::info("draining: {} job(s) in flight; no new jobs are accepted", left);
+  const auto until = timeout ? std::chrono::steady_clock::now() + *timeout
+                             : std::chrono::steady_clock::time_point::max();
+  while (m.engine->unfinished_jobs() > 0) {
+    if (std::chrono::steady_clock::now() >= until) {
+      spdlog::warn("draining: server.drain_timeout passed; cancelling {} job(s)",
+                   m.engine->unfinished_jobs());
+      m.engine->cancel_all();
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  // Clients waiting on AwaitProof/WatchJob wake within a slice and take their results.
+  m.shutdown(std::chrono::milliseconds(5000));
+  spdlog::info("drained: every accepted job ended; listeners closed");
+}
+
+void Server::cancel_all() {
+  impl_->engine->cancel_all();
+}
+
+void Server::wait() {
+  std::unique_lock lock(impl_->mu);
+  impl_->cv.wait(lock, [&] { return impl_->shut; });
+}
+
+std::vector<std::string> Server::grpc_addresses() const {
+  return impl_->bound;
+}
+
+std::string Server::http_address() const {
+  return impl_->http ? impl_->http->address() : "";
+}
+
+pipeline::Engine& Server::engine() {
+  return *impl_->engine;
+}
+
+std::shared_ptr<grpc::Channel> Server::in_process_channel() {
+  grpc::ChannelArguments args;
+  const int max = static_cast<int>(std::min<uint64_t>(impl_->state.config.max_message_bytes, INT32_MAX));
+  args.SetMaxReceiveMessageSize(max);
+  args.SetMaxSendMessageSize(max);
+  return impl_->grpc->InProcessChannel(args);
+}
+
+}  // namespace zkpipe::server

@@ -1,0 +1,351 @@
+// service.cpp: the handlers of zkpipe.v1.ProvingEngine (service.h). Every request is checked
+// field by field before the engine sees it; every error is a gRPC status naming the field.
+// Blocking calls (AwaitProof, Prove, WatchJob) wait in slices so a client that goes away, the
+// call's deadline and a stopping server are noticed.
+// Thread-safety: see service.h.
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
+
+#include <openssl/crypto.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "service.h"
+
+namespace zkpipe::server {
+namespace {
+
+using std::chrono::milliseconds;
+using Clock = std::chrono::system_clock;
+
+constexpr milliseconds kSlice{200};
+constexpr size_t kMaxRequestIdBytes = 256;
+constexpr size_t kMaxCircuitIdBytes = 256;
+
+grpc::Status invalid(std::string m) {
+  return {grpc::StatusCode::INVALID_ARGUMENT, std::move(m)};
+}
+
+bool printable(const std::string& s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
+}
+
+// The RPC's name for the metrics, and counting it on the way out.
+struct Counted {
+  ServiceState& state;
+  const char* method;
+  grpc::Status operator()(grpc::Status s) const {
+    state.count_call(method, s);
+    return s;
+  }
+};
+
+}  // namespace
+
+void ServiceState::count_call(const std::string& method, const grpc::Status& s) {
+  static constexpr const char* kNames[] = {
+      "OK",           "CANCELLED",          "UNKNOWN",   "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
+      "NOT_FOUND",    "ALREADY_EXISTS",     "PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
+      "FAILED_PRECONDITION", "ABORTED",     "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL",
+      "UNAVAILABLE",  "DATA_LOSS",          "UNAUTHENTICATED"};
+  const int c = static_cast<int>(s.error_code());
+  std::lock_guard lock(calls_mu);
+  ++calls[{method, c >= 0 && c <= 16 ? kNames[c] : "UNKNOWN"}];
+}
+
+std::string ServiceState::metrics_text() {
+  std::string out =
+      "# HELP zkpipe_rpc_calls_total gRPC calls answered, by method and status code.\n"
+      "# TYPE zkpipe_rpc_calls_total counter\n";
+  {
+    std::lock_guard lock(calls_mu);
+    for (const auto& [key, n] : calls) {
+      out += fmt::format("zkpipe_rpc_calls_total{{method=\"{}\",code=\"{}\"}} {}\n", key.first,
+                         key.second, n);
+    }
+  }
+  out += fmt::format(
+      "# HELP zkpipe_submits_refused_total Submits refused with RESOURCE_EXHAUSTED (queue full "
+      "or memory).\n# TYPE zkpipe_submits_refused_total counter\nzkpipe_submits_refused_total "
+      "{}\n",
+      submits_refused.load());
+  out += fmt::format(
+      "# HELP zkpipe_draining Whether the server is draining (SIGTERM).\n# TYPE zkpipe_draining "
+      "gauge\nzkpipe_draining {}\n",
+      draining.load() ? 1 : 0);
+  return out;
+}
+
+// TCP calls need the bearer token when the server has one; unix-socket calls rely on the
+// socket's file mode.
+grpc::Status ProvingService::authorize(grpc::ServerContext* ctx) const {
+  if (state_.token.empty()) return grpc::Status::OK;
+  const std::string peer = ctx->peer();
+  if (peer.rfind("unix:", 0) == 0 || peer.rfind("inproc", 0) == 0) return grpc::Status::OK;
+  const auto& md = ctx->client_metadata();
+  auto it = md.find("authorization");
+  if (it == md.end()) {
+    return {grpc::StatusCode::UNAUTHENTICATED,
+            "this server needs a bearer token on TCP (metadata 'authorization: Bearer <token>'; "
+            "zkpipe clients: --token-file)"};
+  }
+  const std::string given(it->second.data(), it->second.size());
+  const std::string expected = "Bearer " + state_.token;
+  if (given.size() != expected.size() ||
+      CRYPTO_memcmp(given.data(), expected.data(), given.size()) != 0) {
+    return {grpc::StatusCode::UNAUTHENTICATED, "the bearer token does not match"};
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status ProvingService::resolve(const v1::JobRef& ref, uint64_t* job) const {
+  switch (ref.ref_case()) {
+    case v1::JobRef::kJobId:
+      if (ref.job_id() == 0) return invalid("job.job_id: 0 is not a job (ids start at 1)");
+      *job = ref.job_id();
+      return grpc::Status::OK;
+    case v1::JobRef::kRequestId: {
+      if (ref.request_id().empty()) return invalid("job.request_id: empty");
+      Result<uint64_t> id = engine_.find_request(ref.request_id());
+      if (!id.ok()) return to_grpc(id.status());
+      *job = *id;
+      return grpc::Status::OK;
+    }
+    default:
+      return invalid("job: names neither a job_id nor a request_id");
+  }
+}
+
+grpc::Status ProvingService::submit(const v1::SubmitProofRequest& req,
+                                    v1::SubmitProofResponse* out) {
+  if (req.proof_type().empty()) return invalid("proof_type: empty (a proof-type plugin's name)");
+  const std::vector<std::string> types = engine_.proof_types();
+  if (std::find(types.begin(), types.end(), req.proof_type()) == types.end()) {
+    return invalid(fmt::format("proof_type: '{}' is not a proof type of this server (it has: {})",
+                               echo_value(req.proof_type()), fmt::join(types, ", ")));
+  }
+  const std::optional<pipeline::Priority> priority = priority_from_proto(req.priority());
+  if (!priority) {
+    return invalid(fmt::format("priority: {} is not a Priority (1 critical .. 4 low)",
+                               static_cast<int>(req.priority())));
+  }
+  if (req.request().empty()) return invalid("request: empty (the proof type's request bytes)");
+  if (req.request_id().size() > kMaxRequestIdBytes || !printable(req.request_id())) {
+    return invalid(fmt::format("request_id: at most {} printable ASCII bytes", kMaxRequestIdBytes));
+  }
+  if (req.deadline_ms() > 366ull * 24 * 3600 * 1000) {
+    return invalid("deadline_ms: more than a year from now");
+  }
+  if (state_.draining.load()) {
+    return {grpc::StatusCode::UNAVAILABLE, "the server is draining (SIGTERM); job not accepted"};
+  }
+  // Back-pressure: jobs not ended plus submits being parsed right now.
+  struct InProgress {
+    std::atomic<int64_t>& n;
+    int64_t before;
+    explicit InProgress(std::atomic<int64_t>& c) : n(c), before(c.fetch_add(1)) {}
+    ~InProgress() { n.fetch_sub(1); }
+  } in_progress(state_.submits_in_progress);
+  const uint64_t unfinished = engine_.unfinished_jobs() + static_cast<uint64_t>(in_progress.before);
+  if (req.request_id().empty() || !engine_.find_request(req.request_id()).ok()) {
+    if (unfinished >= state_.config.max_queued_jobs) {
+      state_.submits_refused.fetch_add(1);
+      return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+              fmt::format("{} jobs are queued or running, the most this server takes "
+                          "(server.max_queued_jobs = {}); retry later",
+                          unfinished, state_.config.max_queued_jobs)};
+    }
+  }
+  pipeline::JobRequest job;
+  job.proof_type = req.proof_type();
+  job.input.assign(req.request().begin(), req.request().end());
+  job.input_name = req.request_id().empty() ? "request" : "request " + req.request_id();
+  job.priority = *priority;
+  if (req.deadline_ms() > 0) {
+    job.deadline = std::chrono::steady_clock::now() + milliseconds(req.deadline_ms());
+  }
+  job.request_id = req.request_id();
+  bool taken = false;
+  Result<pipeline::Submitted> s = engine_.submit_job(std::move(job), &taken);
+  if (!s.ok()) {
+    if (taken) return {grpc::StatusCode::ALREADY_EXISTS, s.status().message()};
+    if (s.status().code() == Code::kResourceExhausted) state_.submits_refused.fetch_add(1);
+    return to_grpc(s.status());
+  }
+  out->set_job_id(s->job);
+  out->set_queue_position(s->queue_position);
+  out->set_attached(s->attached);
+  out->set_partitions(s->partitions);
+  out->set_circuit_id(s->circuit_id);
+  return grpc::Status::OK;
+}
+
+grpc::Status ProvingService::SubmitProof(grpc::ServerContext* ctx,
+                                         const v1::SubmitProofRequest* req,
+                                         v1::SubmitProofResponse* out) {
+  const Counted done{state_, "SubmitProof"};
+  if (grpc::Status a = authorize(ctx); !a.ok()) return done(a);
+  return done(submit(*req, out));
+}
+
+grpc::Status ProvingService::await(grpc::ServerContext* ctx, uint64_t job, bool has_timeout,
+                                   int64_t timeout_ms, bool with_vk, v1::ProofResult* out) {
+  if (has_timeout && timeout_ms < 0) {
+    return invalid(fmt::format("timeout_ms: {} is negative", timeout_ms));
+  }
+  const auto start = Clock::now();
+  // The earlier of the asked timeout and the call's own deadline.
+  Clock::time_point until = ctx->deadline();
+  if (has_timeout) until = std::min(until, start + milliseconds(timeout_ms));
+  for (;;) {
+    const auto now = Clock::now();
+    const auto left = std::chrono::duration_cast<milliseconds>(until - now);
+    const milliseconds slice = std::clamp(left, milliseconds(0), kSlice);
+    Result<pipeline::JobResult> r = engine_.wait(job, slice);
+    if (r.ok()) {
+      fill_result(*r, out);
+      if (with_vk && r->state == pipeline::JobState::kDone) {
+        Result<std::string> vk = engine_.snarkjs_verifying_key(r->circuit_id);
+        if (!vk.ok()) return to_grpc(vk.status().with_context("the verifying key"));
+        out->set_snarkjs_verification_key(*vk);
+      }
+      return grpc::Status::OK;
+    }
+    if (r.status().code() != Code::kDeadlineExceeded) return to_grpc(r.status());
+    if (ctx->IsCancelled()) return {grpc::StatusCode::CANCELLED, "the client went away"};
+    if (Clock::now() >= until) {
+      return {grpc::StatusCode::DEADLINE_EXCEEDED,
+              fmt::format("job {} has not ended after {} ms; it goes on (await it again)", job,
+                          std::chrono::duration_cast<milliseconds>(Clock::now() - start).count())};
+    }
+  }
+}
+
+grpc::Status ProvingService::AwaitProof(grpc::ServerContext* ctx, const v1::AwaitProofRequest* req,
+                                        v1::ProofResult* out) {
+  const Counted done{state_, "AwaitProof"};
+  if (grpc::Status a = authorize(ctx); !a.ok()) return done(a);
+  uint64_t job = 0;
+  if (grpc::Status s = resolve(req->job(), &job); !s.ok()) return done(s);
+  return done(await(ctx, job, req->has_timeout_ms(), req->timeout_ms(), req->with_verifying_key(),
+                    out));
+}
+
+grpc::Status ProvingService::Prove(grpc::ServerContext* ctx, const v1::ProveRequest* req,
+                                   v1::ProofResult* out) {
+  const Counted done{state_, "Prove"};
+  if (grpc::Status a = authorize(ctx); !a.ok()) return done(a);
+  if (req->has_timeout_ms() && req->timeout_ms() < 0) {
+    return done(invalid(fmt::format("timeout_ms: {} is negative", req->timeout_ms())));
+  }
+  v1::SubmitProofResponse submitted;
+  if (grpc::Status s = submit(req->submit(), &submitted); !s.ok()) return done(s);
+  return done(await(ctx, submitted.job_id(), req->has_timeout_ms(), req->timeout_ms(),
+                    req->with_verifying_key(), out));
+}
+
+grpc::Status ProvingService::CancelProof(grpc::ServerContext* ctx,
+                                         const v1::CancelProofRequest* req,
+                                         v1::CancelProofResponse* out) {
+  const Counted done{state_, "CancelProof"};
+  if (grpc::Status a = authorize(ctx); !a.ok()) return done(a);
+  if (req->job_id() == 0) return done(invalid("job_id: 0 is not a job (ids start at 1)"));
+  bool was_running = false;
+  if (Status s = engine_.cancel(req->job_id(), &was_running); !s.ok()) return done(to_grpc(s));
+  out->set_was_running(was_running);
+  spdlog::info("job {} cancelled by a client ({})", req->job_id(),
+               was_running ? "it was running" : "it was queued");
+  return done(grpc::Status::OK);
+}
+
+grpc::Status ProvingService::GetStatus(grpc::ServerContext* ctx, const v1::GetStatusRequest*,
+                                       v1::EngineStatus* out) {
+  const Counted done{state_, "GetStatus"};
+  if (grpc::Status a = authorize(ctx); !a.ok()) return done(a);
+  fill_status(engine_.status_json(), engine_, state_, out);
+  return done(grpc::Status::OK);
+}
+
+grpc::Status ProvingService::GetMetrics(grpc::ServerContext* ctx, const v1::GetMetricsRequest*,
+                                        v1::Metrics* out) {
+  const Counted done{state_, "GetMetrics"};
+  if (grpc::Status a = authorize(ctx); !a.ok()) return done(a);
+  out->set_text(engine_.metrics_text() + state_.metrics_text());
+  return done(grpc::Status::OK);
+}
+
+namespace {
+
+grpc::Status check_circuit(const std::string& id) {
+  if (id.empty()) return invalid("circuit_id: empty");
+  if (id.size() > kMaxCircuitIdBytes || !printable(id) || id.find('/') != std::string::npos ||
+      id == "." || id == "..") {
+    return invalid("circuit_id: '" + echo_value(id) +
+                   "' is not a circuit id (printable, no '/', at most 256 bytes)");
+  }
+  return grpc::Status::OK;
+}
+
+}  // namespace
+
+grpc::Status ProvingService::PreloadParams(grpc::ServerContext* ctx, const v1::ParamsRequest* req,
+                                           v1::ParamsResponse* out) {
+  const Counted done{state_, "PreloadParams"};
+  if (grpc::Status a = authorize(ctx); !a.ok()) return done(a);
+  if (grpc::Status s = check_circuit(req->circuit_id()); !s.ok()) return done(s);
+  const auto t0 = std::chrono::steady_clock::now();
+  pipeline::ParamsChange change;
+  if (Status s = engine_.preload_params(req->circuit_id(), &change); !s.ok()) {
+    return done(to_grpc(s));
+  }
+  out->set_circuit_id(req->circuit_id());
+  out->set_bytes(change.bytes);
+  out->set_was_hot(change.was_hot);
+  out->set_elapsed_ms(
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  return done(grpc::Status::OK);
+}
+
+grpc::Status ProvingService::EvictParams(grpc::ServerContext* ctx, const v1::ParamsRequest* req,
+                                         v1::ParamsResponse* out) {
+  const Counted done{state_, "EvictParams"};
+  if (grpc::Status a = authorize(ctx); !a.ok()) return done(a);
+  if (grpc::Status s = check_circuit(req->circuit_id()); !s.ok()) return done(s);
+  const auto t0 = std::chrono::steady_clock::now();
+  pipeline::ParamsChange change;
+  if (Status s = engine_.evict_params(req->circuit_id(), &change); !s.ok()) {
+    return done(to_grpc(s));
+  }
+  out->set_circuit_id(req->circuit_id());
+  out->set_bytes(change.bytes);
+  out->set_was_hot(change.was_hot);
+  out->set_elapsed_ms(
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  return done(grpc::Status::OK);
+}
+
+grpc::Status ProvingService::WatchJob(grpc::ServerContext* ctx, const v1::WatchJobRequest* req,
+                                      grpc::ServerWriter<v1::JobEvent>* writer) {
+  const Counted done{state_, "WatchJob"};
+  if (grpc::Status a = authorize(ctx); !a.ok()) return done(a);
+  uint64_t job = 0;
+  if (grpc::Status s = resolve(req->job(), &job); !s.ok()) return done(s);
+  Result<pipeline::JobWatch> watch = engine_.watch(job);
+  if (!watch.ok()) return done(to_grpc(watch.status()));
+  for (;;) {
+    if (ctx->IsCancelled()) return done({grpc::StatusCode::CANCELLED, "the client went away"});
+    if (Clock::now() >= ctx->deadline()) {
+      return done({grpc::StatusCode::DEADLINE_EXCEEDED, "the call's deadline passed"});
+    }
+    std::optional<pipeline::JobEvent> e = watch->next(kSlice);
+    if (!e) continue;
+    v1::JobEvent msg;
+    fill_event(*e, &msg);
+    if (!writer->Write(msg)) return done({grpc::StatusCode::CANCELLED, "the client went away"});
+    if (e->kind == pipeline::EventKind::kJobEnded) return done(grpc::Status::OK);
+  }
+}
+
+}  // namespace zkpipe::server

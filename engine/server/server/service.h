@@ -1,0 +1,81 @@
+// service.h: private to engine/server. ProvingService implements zkpipe.v1.ProvingEngine over a
+// pipeline::Engine (service.cpp); convert.cpp turns engine values into messages. ServiceState is
+// what the service, the HTTP side and the server share.
+// Thread-safety: gRPC calls the handlers from many threads at once; all state is atomic or
+// guarded by its own mutex.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "zkpipe/config.h"
+#include "zkpipe/pipeline/engine.h"
+#include "zkpipe/server/client.h"
+#include "zkpipe/v1/proving_engine.grpc.pb.h"
+
+namespace zkpipe::server {
+
+namespace v1 = zkpipe::v1;
+
+struct ServiceState {
+  ServerConfig config;
+  std::string token;  // empty: no TCP call needs one
+  std::atomic<bool> draining{false};
+  std::atomic<uint64_t> submits_refused{0};
+  std::atomic<int64_t> submits_in_progress{0};  // counted against max_queued_jobs
+  std::mutex calls_mu;
+  std::map<std::pair<std::string, std::string>, uint64_t> calls;  // (method, code) -> count
+  void count_call(const std::string& method, const grpc::Status& s);
+  std::string metrics_text();  // zkpipe_rpc_calls_total, zkpipe_submits_refused_total
+};
+
+class ProvingService final : public v1::ProvingEngine::Service {
+ public:
+  ProvingService(pipeline::Engine& engine, ServiceState& state) : engine_(engine), state_(state) {}
+
+  grpc::Status SubmitProof(grpc::ServerContext* ctx, const v1::SubmitProofRequest* req,
+                           v1::SubmitProofResponse* out) override;
+  grpc::Status AwaitProof(grpc::ServerContext* ctx, const v1::AwaitProofRequest* req,
+                          v1::ProofResult* out) override;
+  grpc::Status Prove(grpc::ServerContext* ctx, const v1::ProveRequest* req,
+                     v1::ProofResult* out) override;
+  grpc::Status CancelProof(grpc::ServerContext* ctx, const v1::CancelProofRequest* req,
+                           v1::CancelProofResponse* out) override;
+  grpc::Status GetStatus(grpc::ServerContext* ctx, const v1::GetStatusRequest* req,
+                         v1::EngineStatus* out) override;
+  grpc::Status GetMetrics(grpc::ServerContext* ctx, const v1::GetMetricsRequest* req,
+                          v1::Metrics* out) override;
+  grpc::Status PreloadParams(grpc::ServerContext* ctx, const v1::ParamsRequest* req,
+                             v1::ParamsResponse* out) override;
+  grpc::Status EvictParams(grpc::ServerContext* ctx, const v1::ParamsRequest* req,
+                           v1::ParamsResponse* out) override;
+  grpc::Status WatchJob(grpc::ServerContext* ctx, const v1::WatchJobRequest* req,
+                        grpc::ServerWriter<v1::JobEvent>* writer) override;
+
+ private:
+  grpc::Status authorize(grpc::ServerContext* ctx) const;
+  grpc::Status submit(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* out);
+  grpc::Status await(grpc::ServerContext* ctx, uint64_t job, bool has_timeout, int64_t timeout_ms,
+                     bool with_vk, v1::ProofResult* out);
+  grpc::Status resolve(const v1::JobRef& ref, uint64_t* job) const;
+
+  pipeline::Engine& engine_;
+  ServiceState& state_;
+};
+
+// convert.cpp
+std::optional<pipeline::Priority> priority_from_proto(v1::Priority p);  // nullopt: not a value
+v1::Priority priority_to_proto(pipeline::Priority p);
+v1::JobState state_to_proto(pipeline::JobState s);
+void fill_result(const pipeline::JobResult& r, v1::ProofResult* out);
+void fill_event(const pipeline::JobEvent& e, v1::JobEvent* out);
+// From Engine::status_json() and the service's own counters.
+void fill_status(const nlohmann::json& status, const pipeline::Engine& engine,
+                 const ServiceState& state, v1::EngineStatus* out);
+
+}  // namespace zkpipe::server
