@@ -4,10 +4,11 @@
 # -f, -e), then the files extracted (dpkg-deb -x) into a temp root: the installed zkpipe and
 # zkpipe-tool run from there, find the installed plugins from their own location
 # (<binary>/../lib/zkpipe/plugins; ZKPIPE_PLUGIN_DIR unset), validate the plugins and the shipped
-# configs and prove one tiny PoRep request; `systemd-analyze verify` checks the extracted unit
-# offline against that root (systemd is not PID 1 here; nothing is started). Needs cpack
-# ($CPACK, else on PATH), dpkg-deb and dpkg-shlibdeps (dpkg-dev), systemd-analyze (systemd):
-# scripts/setup installs them. About 30 s on 2 cores once the proof's params exist (+15 s before).
+# configs, prove one tiny PoRep request and run `zkpipe serve` as the unit does (status, SIGHUP,
+# SIGTERM: exit 0). `systemd-analyze verify` checks the extracted unit offline against that root
+# (systemd is not PID 1 here; no unit is started). Needs cpack ($CPACK, else on PATH), dpkg-deb
+# and dpkg-shlibdeps (dpkg-dev), systemd-analyze (systemd): scripts/setup installs them.
+# About 25 s on 2 cores once the proof's params exist (+15 s before), each step under a timeout.
 set -euo pipefail
 
 if [ $# -ne 1 ]; then
@@ -18,7 +19,9 @@ build=$(cd "$1" && pwd)
 source_dir=$(cd "$(dirname "$0")/../.." && pwd)
 cpack=${CPACK:-cpack}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+serve_pid=
+trap '[ -z "$serve_pid" ] || kill -KILL "$serve_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'echo "package_test: FAIL: line $LINENO: $BASH_COMMAND exited $?" >&2' ERR
 unset ZKPIPE_PLUGIN_DIR
 
 fail() {
@@ -78,9 +81,11 @@ field() { dpkg-deb -f "$deb" "$1"; }
 [ -n "$(field Section)" ] || fail "no Section"
 depends=$(field Depends)
 echo "Depends: $depends"
+# Depends' package names, one a line (alternatives split, versions dropped).
+sed 's/^ *//; s/ .*//' <<<"${depends//[,|]/$'\n'}" >"$tmp/depends"
 # libjs-chart.js and adduser by hand; the rest from dpkg-shlibdeps (the binaries' libraries).
 for d in libjs-chart.js adduser libc6 libstdc++6 libyaml-cpp0.7 libssl3; do
-  echo "$depends" | tr ',' '\n' | sed 's/^ *//; s/ .*//' | grep -qxF "$d" || fail "Depends lacks $d"
+  grep -qxF "$d" "$tmp/depends" || fail "Depends lacks $d"
 done
 dpkg-deb -e "$deb" "$tmp/control"
 [ "$(cat "$tmp/control/conffiles")" = /etc/zkpipe/zkpipe.yaml ] ||
@@ -95,6 +100,34 @@ root=$tmp/root
 dpkg-deb -x "$deb" "$root"
 cmp "$root/etc/zkpipe/zkpipe.yaml" "$source_dir/configs/zkpipe.yaml" ||
   fail "/etc/zkpipe/zkpipe.yaml differs from configs/zkpipe.yaml"
+# Every library an ELF file of the package links (NEEDED) is in Depends: its package, or a
+# name that package Provides (libspdlog1.10 provides libspdlog1.10-fmt9, its shlibs name).
+for f in "$root"/usr/bin/* "$root"/usr/lib/zkpipe/plugins/*.so; do
+  readelf -d "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'
+done | sort -u >"$tmp/needed"
+[ -s "$tmp/needed" ] || fail "readelf found no NEEDED libraries"
+ldconfig -p >"$tmp/ldcache"  # files, not pipes into awk/grep that stop early (pipefail)
+while read -r so; do
+  lib=$(awk -v so="$so" '$1 == so {print $NF; exit}' "$tmp/ldcache")
+  [ -n "$lib" ] || fail "$so (NEEDED) is not in the ld.so cache"
+  echo "$so $lib"
+done <"$tmp/needed" >"$tmp/needed-paths"
+# One dpkg -S for all (it is slow); a path it does not know is retried by its real path.
+mapfile -t lib_paths < <(awk '{print $2}' "$tmp/needed-paths")
+dpkg -S "${lib_paths[@]}" 2>/dev/null >"$tmp/owners" || true
+while read -r so lib; do
+  owner=$(awk -v lib="$lib" '$NF == lib {print $1; exit}' "$tmp/owners")
+  if [ -z "$owner" ]; then
+    owner=$(dpkg -S "$(realpath "$lib")" 2>/dev/null | head -c 4096 | awk 'NR == 1 {print $1}') ||
+      true
+  fi
+  [ -n "$owner" ] || fail "$so ($lib): no package owns it"
+  owner=${owner%%:*}
+  names=$(printf '%s\n%s\n' "$owner" "$(dpkg-query -W -f='${Provides}' "$owner" | tr ',' '\n' |
+    sed 's/^ *//; s/ .*//')")
+  grep -qxFf <(echo "$names") "$tmp/depends" ||
+    fail "Depends lacks $owner (for $so): did dpkg-shlibdeps run?"
+done <"$tmp/needed-paths"
 zkpipe=$root/usr/bin/zkpipe
 tool=$root/usr/bin/zkpipe-tool
 out=$(timeout 20 "$zkpipe" --version) || fail "zkpipe --version failed"
@@ -133,6 +166,37 @@ timeout 240 "$zkpipe" prove --config "$root/usr/share/zkpipe/configs/cpu.yaml" \
   >"$tmp/prove.log" 2>&1 || { rc=$?; tail -30 "$tmp/prove.log" >&2; fail "zkpipe prove: exit $rc"; }
 # --out is written only when every partition verified.
 [ -s "$tmp/porep.proof" ] || { cat "$tmp/prove.log" >&2; fail "prove exited 0 but wrote no proof"; }
+
+step "zkpipe serve as zkpipe.service runs it: ExecStart, then ExecReload's SIGHUP, then SIGTERM"
+# The unit's command line and config, with the socket in the temp dir instead of /run/zkpipe,
+# no HTTP listener (no port to collide on) and the params dir above.
+sock=$tmp/zkpipe.sock
+"$zkpipe" serve --config "$root/etc/zkpipe/zkpipe.yaml" --params-dir "$params" \
+  --listen "unix://$sock" --http '' >"$tmp/serve.log" 2>&1 &
+serve_pid=$!
+serving() { timeout 10 "$zkpipe" status --addr "unix://$sock" >"$tmp/status.txt" 2>&1; }
+for _ in $(seq 100); do
+  serving && break
+  kill -0 "$serve_pid" 2>/dev/null || break
+  sleep 0.1
+done
+serving || { cat "$tmp/serve.log" "$tmp/status.txt" >&2; fail "zkpipe serve: no status on $sock"; }
+kill -HUP "$serve_pid"
+sleep 0.3
+serving || { cat "$tmp/serve.log" >&2; fail "zkpipe serve stopped serving after SIGHUP"; }
+kill -TERM "$serve_pid"
+for _ in $(seq 300); do
+  kill -0 "$serve_pid" 2>/dev/null || break
+  sleep 0.1
+done
+if kill -0 "$serve_pid" 2>/dev/null; then
+  cat "$tmp/serve.log" >&2
+  fail "zkpipe serve still running 30 s after SIGTERM with nothing in flight"
+fi
+serve_rc=0
+wait "$serve_pid" || serve_rc=$?
+serve_pid=
+[ "$serve_rc" -eq 0 ] || { cat "$tmp/serve.log" >&2; fail "zkpipe serve: exit $serve_rc after SIGTERM"; }
 
 step "systemd-analyze verify of the extracted unit (offline, --root)"
 # The root is the extracted package plus what the unit names from outside it: the host's
