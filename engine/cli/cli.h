@@ -21,6 +21,7 @@ namespace zkpipe::cli {
 void add_prove(CLI::App& app, int* exit_code);
 void add_bench(CLI::App& app, int* exit_code);
 void add_plan(CLI::App& app, int* exit_code);
+void add_serve(CLI::App& app, int* exit_code);
 // submit, await, status, cancel, params preload|evict, metrics (remote*.cpp).
 void add_remote(CLI::App& app, int* exit_code);
 

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   zkpipe::cli::add_prove(app, &exit_code);
   zkpipe::cli::add_bench(app, &exit_code);
   zkpipe::cli::add_plan(app, &exit_code);
+  zkpipe::cli::add_serve(app, &exit_code);
   zkpipe::cli::add_remote(app, &exit_code);
   try {
     app.parse(argc, argv);

@@ -35,9 +35,8 @@ void Engine::Impl::emit(Job& job, EventKind kind, uint32_t position, std::string
   e.job = job.id;
   e.kind = kind;
   e.position = position;
-  e.partition = kind == EventKind::kJobEnded || position >= job.indices.size()
-                    ? 0
-                    : job.indices[position];
+  e.partition =
+      kind == EventKind::kJobEnded || position >= job.indices.size() ? 0 : job.indices[position];
   e.partitions = job.info.partitions;
   e.elapsed_ms = ms_between(job.submitted_ns, trace.now_ns());
   e.device = std::move(device);
@@ -66,7 +65,8 @@ Result<JobWatch> Engine::watch(uint64_t id) {
   std::lock_guard lock(impl_->mu);
   auto it = impl_->jobs.find(id);
   if (it == impl_->jobs.end()) {
-    return not_found("no job " + std::to_string(id) + " (finished jobs are forgotten after the "
+    return not_found("no job " + std::to_string(id) +
+                     " (finished jobs are forgotten after the "
                      "retain policy: server.retain_results)");
   }
   return JobWatch(impl_.get(), std::static_pointer_cast<void>(it->second));

@@ -55,9 +55,9 @@ v1::JobState state_to_proto(pipeline::JobState s) {
 namespace {
 
 v1::JobState state_from_name(const std::string& name) {
-  for (pipeline::JobState s : {pipeline::JobState::kQueued, pipeline::JobState::kRunning,
-                               pipeline::JobState::kDone, pipeline::JobState::kFailed,
-                               pipeline::JobState::kCancelled}) {
+  for (pipeline::JobState s :
+       {pipeline::JobState::kQueued, pipeline::JobState::kRunning, pipeline::JobState::kDone,
+        pipeline::JobState::kFailed, pipeline::JobState::kCancelled}) {
     if (pipeline::job_state_name(s) == name) return state_to_proto(s);
   }
   return v1::JOB_STATE_UNSPECIFIED;
@@ -121,9 +121,9 @@ void fill_result(const pipeline::JobResult& r, v1::ProofResult* out) {
 }
 
 void fill_event(const pipeline::JobEvent& e, v1::JobEvent* out) {
-  static constexpr v1::EventKind kKinds[] = {
-      v1::EVENT_KIND_QUEUED, v1::EVENT_KIND_SYNTHESIZED, v1::EVENT_KIND_PROVING,
-      v1::EVENT_KIND_PROVED, v1::EVENT_KIND_VERIFIED,    v1::EVENT_KIND_JOB_ENDED};
+  static constexpr v1::EventKind kKinds[] = {v1::EVENT_KIND_QUEUED,   v1::EVENT_KIND_SYNTHESIZED,
+                                             v1::EVENT_KIND_PROVING,  v1::EVENT_KIND_PROVED,
+                                             v1::EVENT_KIND_VERIFIED, v1::EVENT_KIND_JOB_ENDED};
   out->set_job_id(e.job);
   out->set_kind(kKinds[static_cast<size_t>(e.kind)]);
   out->set_partition(e.partition);

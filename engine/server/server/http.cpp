@@ -50,20 +50,20 @@ Status HttpServer::start(const Address& address) {
   }
   const bool need_token = !address.loopback;
   httplib::Server& h = *http_;
-  h.set_pre_routing_handler([this, need_token](const httplib::Request& req,
-                                               httplib::Response& res) {
-    if (!need_token || req.path == "/healthz" || req.path == "/readyz") {
-      return httplib::Server::HandlerResponse::Unhandled;
-    }
-    const std::string expected = "Bearer " + state_.token;
-    const std::string given = req.get_header_value("Authorization");
-    if (given.size() != expected.size() ||
-        CRYPTO_memcmp(given.data(), expected.data(), given.size()) != 0) {
-      error(res, 401, "this address needs the bearer token (Authorization: Bearer <token>)");
-      return httplib::Server::HandlerResponse::Handled;
-    }
-    return httplib::Server::HandlerResponse::Unhandled;
-  });
+  h.set_pre_routing_handler(
+      [this, need_token](const httplib::Request& req, httplib::Response& res) {
+        if (!need_token || req.path == "/healthz" || req.path == "/readyz") {
+          return httplib::Server::HandlerResponse::Unhandled;
+        }
+        const std::string expected = "Bearer " + state_.token;
+        const std::string given = req.get_header_value("Authorization");
+        if (given.size() != expected.size() ||
+            CRYPTO_memcmp(given.data(), expected.data(), given.size()) != 0) {
+          error(res, 401, "this address needs the bearer token (Authorization: Bearer <token>)");
+          return httplib::Server::HandlerResponse::Handled;
+        }
+        return httplib::Server::HandlerResponse::Unhandled;
+      });
   h.Get("/healthz", [](const httplib::Request&, httplib::Response& res) {
     res.set_content("ok\n", "text/plain; charset=utf-8");
   });
@@ -116,10 +116,9 @@ Status HttpServer::start(const Address& address) {
     }
     res.set_content(chartjs_, "application/javascript");
   });
-  for (const auto& [path, file, type] :
-       {std::tuple{"/", "index.html", "text/html; charset=utf-8"},
-        {"/panel.js", "panel.js", "application/javascript"},
-        {"/panel.css", "panel.css", "text/css"}}) {
+  for (const auto& [path, file, type] : {std::tuple{"/", "index.html", "text/html; charset=utf-8"},
+                                         {"/panel.js", "panel.js", "application/javascript"},
+                                         {"/panel.css", "panel.css", "text/css"}}) {
     const std::string_view body = panel_asset(file);
     const std::string content_type = type;
     h.Get(path, [body, content_type](const httplib::Request&, httplib::Response& res) {

@@ -75,7 +75,8 @@ nlohmann::json panel_data(pipeline::Engine& engine, const ServiceState& state, d
   const json prio = st.value("priorities", json::object());
   for (const char* p : {"critical", "high", "normal", "low"}) {
     const json q = prio.value(p, json::object());
-    queues[p] = {{"jobs", q.value("jobs", 0)}, {"partitions_queued", q.value("partitions_queued", 0)}};
+    queues[p] = {{"jobs", q.value("jobs", 0)},
+                 {"partitions_queued", q.value("partitions_queued", 0)}};
   }
   out["queues"] = std::move(queues);
   const json b = st.value("budget", json::object());
@@ -101,7 +102,8 @@ nlohmann::json panel_data(pipeline::Engine& engine, const ServiceState& state, d
     }
     json& list = by_partition[{s.job, s.partition}];
     if (list.is_null()) list = json::array();
-    list.push_back({{"name", s.name}, {"start_s", seconds(s.start_ns)}, {"end_s", seconds(s.end_ns)}});
+    list.push_back(
+        {{"name", s.name}, {"start_s", seconds(s.start_ns)}, {"end_s", seconds(s.end_ns)}});
   }
   json jobs = json::array();
   json failures = json::array();

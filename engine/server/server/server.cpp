@@ -32,8 +32,7 @@ Status prepare_unix_socket(const Address& a) {
     if (errno != ENOENT) return unavailable("listen " + a.text + ": " + std::strerror(errno));
     const std::filesystem::path dir = std::filesystem::path(a.path).parent_path();
     if (!dir.empty() && !std::filesystem::is_directory(dir)) {
-      return not_found("listen " + a.text + ": the directory " + dir.string() +
-                       " does not exist");
+      return not_found("listen " + a.text + ": the directory " + dir.string() + " does not exist");
     }
     return ok_status();
   }
@@ -50,16 +49,15 @@ Status prepare_unix_socket(const Address& a) {
   const int err = errno;
   ::close(fd);
   if (rc == 0) {
-    return failed_precondition("listen " + a.text +
-                               ": another server is listening on this socket");
+    return failed_precondition("listen " + a.text + ": another server is listening on this socket");
   }
   if (err != ECONNREFUSED && err != ENOENT) {
-    return unavailable("listen " + a.text + ": cannot tell whether the socket is in use: " +
-                       std::strerror(err));
+    return unavailable("listen " + a.text +
+                       ": cannot tell whether the socket is in use: " + std::strerror(err));
   }
   if (::unlink(a.path.c_str()) != 0 && errno != ENOENT) {
-    return unavailable("listen " + a.text + ": cannot remove the stale socket: " +
-                       std::strerror(errno));
+    return unavailable("listen " + a.text +
+                       ": cannot remove the stale socket: " + std::strerror(errno));
   }
   spdlog::info("listen {}: replaced a stale socket file", a.text);
   return ok_status();
@@ -259,7 +257,8 @@ pipeline::Engine& Server::engine() {
 
 std::shared_ptr<grpc::Channel> Server::in_process_channel() {
   grpc::ChannelArguments args;
-  const int max = static_cast<int>(std::min<uint64_t>(impl_->state.config.max_message_bytes, INT32_MAX));
+  const int max =
+      static_cast<int>(std::min<uint64_t>(impl_->state.config.max_message_bytes, INT32_MAX));
   args.SetMaxReceiveMessageSize(max);
   args.SetMaxSendMessageSize(max);
   return impl_->grpc->InProcessChannel(args);

@@ -45,11 +45,23 @@ struct Counted {
 }  // namespace
 
 void ServiceState::count_call(const std::string& method, const grpc::Status& s) {
-  static constexpr const char* kNames[] = {
-      "OK",           "CANCELLED",          "UNKNOWN",   "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
-      "NOT_FOUND",    "ALREADY_EXISTS",     "PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
-      "FAILED_PRECONDITION", "ABORTED",     "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL",
-      "UNAVAILABLE",  "DATA_LOSS",          "UNAUTHENTICATED"};
+  static constexpr const char* kNames[] = {"OK",
+                                           "CANCELLED",
+                                           "UNKNOWN",
+                                           "INVALID_ARGUMENT",
+                                           "DEADLINE_EXCEEDED",
+                                           "NOT_FOUND",
+                                           "ALREADY_EXISTS",
+                                           "PERMISSION_DENIED",
+                                           "RESOURCE_EXHAUSTED",
+                                           "FAILED_PRECONDITION",
+                                           "ABORTED",
+                                           "OUT_OF_RANGE",
+                                           "UNIMPLEMENTED",
+                                           "INTERNAL",
+                                           "UNAVAILABLE",
+                                           "DATA_LOSS",
+                                           "UNAUTHENTICATED"};
   const int c = static_cast<int>(s.error_code());
   std::lock_guard lock(calls_mu);
   ++calls[{method, c >= 0 && c <= 16 ? kNames[c] : "UNKNOWN"}];
@@ -229,8 +241,8 @@ grpc::Status ProvingService::AwaitProof(grpc::ServerContext* ctx, const v1::Awai
   if (grpc::Status a = authorize(ctx); !a.ok()) return done(a);
   uint64_t job = 0;
   if (grpc::Status s = resolve(req->job(), &job); !s.ok()) return done(s);
-  return done(await(ctx, job, req->has_timeout_ms(), req->timeout_ms(), req->with_verifying_key(),
-                    out));
+  return done(
+      await(ctx, job, req->has_timeout_ms(), req->timeout_ms(), req->with_verifying_key(), out));
 }
 
 grpc::Status ProvingService::Prove(grpc::ServerContext* ctx, const v1::ProveRequest* req,

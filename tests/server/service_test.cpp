@@ -1,0 +1,397 @@
+// tests/server/service_test.cpp: the gRPC service of `zkpipe serve` in process (a real server on
+// a unix socket in a temp dir, and its in-process channel), with the test-only mimc_jobs proof
+// type: every RPC's answers and errors, duplicate request ids, await timeouts, cancel, watch,
+// preload/evict, back-pressure, retention, tokens, and a bounded fuzz of raw and mutated
+// messages after which the server still answers.
+#include <grpcpp/generic/generic_stub.h>
+#include <grpcpp/grpcpp.h>
+#include <sys/stat.h>
+
+#include <condition_variable>
+#include <fstream>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include <fmt/core.h>
+#include <catch2/catch.hpp>
+
+#include "temp_dir.h"
+#include "zkpipe/server/client.h"
+#include "zkpipe/server/server.h"
+
+namespace zkpipe::testing {
+namespace {
+
+namespace v1 = zkpipe::v1;
+using std::chrono::milliseconds;
+
+TempDir& scratch() {
+  static TempDir dir("zkpipe_server_test");
+  return dir;
+}
+
+Config server_config(const std::string& server = "") {
+  const std::string yaml = fmt::format(
+      "version: 1\nplugin_dirs: [{}, {}]\nlog: {{level: warn}}\nmemory: {{backend: pageable}}\n"
+      "params: {{dir: {}, missing: setup}}\ncompute: {{threads: 1}}\n"
+      "server: {{listen: [unix://{}], http: '', proof_types: [mimc_jobs]{}}}\n",
+      ZKPIPE_TEST_PLUGIN_DIR, ZKPIPE_TEST_PIPELINE_PLUGIN_DIR, (scratch().path / "params").string(),
+      (scratch().path / "zk.sock").string(), server.empty() ? "" : ", " + server);
+  Result<Config> c = parse_config(yaml, "serve-test.yaml");
+  INFO(c.status().to_string());
+  REQUIRE(c.ok());
+  return *c;
+}
+
+std::unique_ptr<server::Server> start(const std::string& server = "", bool paused = false) {
+  pipeline::EngineOptions options;
+  options.start_paused = paused;
+  Result<std::unique_ptr<server::Server>> s =
+      server::Server::start(server_config(server), {}, std::move(options));
+  INFO(s.status().to_string());
+  REQUIRE(s.ok());
+  return std::move(*s);
+}
+
+std::string mimc(uint64_t rounds, uint32_t partitions, uint64_t seed) {
+  return fmt::format(R"({{"rounds": {}, "partitions": {}, "seed": {}}})", rounds, partitions, seed);
+}
+
+v1::SubmitProofRequest submit_request(const std::string& body, const std::string& id = "",
+                                      v1::Priority priority = v1::PRIORITY_NORMAL) {
+  v1::SubmitProofRequest r;
+  r.set_proof_type("mimc_jobs");
+  r.set_request(body);
+  r.set_request_id(id);
+  r.set_priority(priority);
+  return r;
+}
+
+struct Stub {
+  std::unique_ptr<v1::ProvingEngine::Stub> stub;
+  explicit Stub(server::Server& s) : stub(v1::ProvingEngine::NewStub(s.in_process_channel())) {}
+  static std::unique_ptr<grpc::ClientContext> ctx(milliseconds deadline = milliseconds(30000)) {
+    auto c = std::make_unique<grpc::ClientContext>();
+    c->set_deadline(std::chrono::system_clock::now() + deadline);
+    return c;
+  }
+  grpc::Status submit(const v1::SubmitProofRequest& r, v1::SubmitProofResponse* out) {
+    return stub->SubmitProof(ctx().get(), r, out);
+  }
+  grpc::Status await(uint64_t job, v1::ProofResult* out, std::optional<int64_t> timeout = {}) {
+    v1::AwaitProofRequest r;
+    r.mutable_job()->set_job_id(job);
+    if (timeout) r.set_timeout_ms(*timeout);
+    return stub->AwaitProof(ctx().get(), r, out);
+  }
+};
+
+void require_done(const v1::ProofResult& r, size_t partitions) {
+  INFO(r.status_message());
+  REQUIRE(r.state() == v1::JOB_STATE_DONE);
+  CHECK(r.status_code() == 0);
+  CHECK(r.proof().size() == partitions * 192);
+  REQUIRE(r.partitions_size() == static_cast<int>(partitions));
+  for (const v1::PartitionResult& p : r.partitions()) {
+    CHECK(p.public_inputs_size() > 0);
+    for (const std::string& x : p.public_inputs()) CHECK(x.size() == 32);
+    CHECK(p.timings().prove_start_ms() > 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("serve: submit, await, prove, status and metrics", "[server]") {
+  auto srv = start();
+  Stub s(*srv);
+  v1::SubmitProofResponse sub;
+  REQUIRE(s.submit(submit_request(mimc(32, 2, 1)), &sub).ok());
+  CHECK(sub.job_id() >= 1);
+  CHECK(sub.partitions() == 2);
+  CHECK(sub.circuit_id() == "mimc-test-r32");
+  v1::ProofResult r;
+  REQUIRE(s.await(sub.job_id(), &r).ok());
+  require_done(r, 2);
+
+  v1::ProveRequest prove;
+  *prove.mutable_submit() = submit_request(mimc(32, 1, 2));
+  prove.set_with_verifying_key(true);
+  v1::ProofResult pr;
+  REQUIRE(s.stub->Prove(Stub::ctx().get(), prove, &pr).ok());
+  require_done(pr, 1);
+  CHECK(pr.snarkjs_verification_key().find("\"protocol\": \"groth16\"") != std::string::npos);
+
+  v1::EngineStatus st;
+  REQUIRE(s.stub->GetStatus(Stub::ctx().get(), {}, &st).ok());
+  CHECK(st.accepting());
+  CHECK(st.ready());
+  CHECK(st.counters().jobs_done() == 2);
+  CHECK(st.proof_types_size() == 1);
+  CHECK(st.devices_size() == 1);
+  CHECK(st.queues_size() == 4);
+  CHECK(st.jobs_size() == 0);  // none in flight
+  v1::Metrics m;
+  REQUIRE(s.stub->GetMetrics(Stub::ctx().get(), {}, &m).ok());
+  CHECK(m.text().find("zkpipe_jobs_completed_total{type=\"mimc_jobs\"} 2") != std::string::npos);
+  CHECK(m.text().find("zkpipe_rpc_calls_total{method=\"SubmitProof\",code=\"OK\"}") !=
+        std::string::npos);
+}
+
+TEST_CASE("serve: bad requests get a status naming the field", "[server]") {
+  auto srv = start();
+  Stub s(*srv);
+  v1::SubmitProofResponse out;
+  auto code_of = [&](v1::SubmitProofRequest r) { return s.submit(r, &out); };
+  v1::SubmitProofRequest r = submit_request(mimc(32, 1, 1));
+  r.set_proof_type("");
+  grpc::Status st = code_of(r);
+  CHECK(st.error_code() == grpc::StatusCode::INVALID_ARGUMENT);
+  CHECK(st.error_message().find("proof_type") != std::string::npos);
+  r.set_proof_type("nope");
+  st = code_of(r);
+  CHECK(st.error_code() == grpc::StatusCode::INVALID_ARGUMENT);
+  CHECK(st.error_message().find("mimc_jobs") != std::string::npos);  // says what there is
+  r = submit_request(mimc(32, 1, 1));
+  r.set_priority(static_cast<v1::Priority>(77));
+  st = code_of(r);
+  CHECK(st.error_code() == grpc::StatusCode::INVALID_ARGUMENT);
+  CHECK(st.error_message().find("priority") != std::string::npos);
+  r = submit_request("");
+  CHECK(code_of(r).error_code() == grpc::StatusCode::INVALID_ARGUMENT);
+  r = submit_request("{not json");
+  st = code_of(r);
+  CHECK(st.error_code() == grpc::StatusCode::INVALID_ARGUMENT);  // the plugin rejects it
+  r = submit_request(mimc(32, 1, 1), std::string(300, 'x'));
+  CHECK(code_of(r).error_code() == grpc::StatusCode::INVALID_ARGUMENT);
+
+  v1::ProofResult res;
+  CHECK(s.await(999, &res).error_code() == grpc::StatusCode::NOT_FOUND);
+  v1::AwaitProofRequest a;
+  CHECK(s.stub->AwaitProof(Stub::ctx().get(), a, &res).error_code() ==
+        grpc::StatusCode::INVALID_ARGUMENT);  // names no job
+  a.mutable_job()->set_request_id("unknown-id");
+  CHECK(s.stub->AwaitProof(Stub::ctx().get(), a, &res).error_code() == grpc::StatusCode::NOT_FOUND);
+  REQUIRE(s.submit(submit_request(mimc(32, 1, 5)), &out).ok());
+  st = s.await(out.job_id(), &res, -1);
+  CHECK(st.error_code() == grpc::StatusCode::INVALID_ARGUMENT);
+  CHECK(st.error_message().find("timeout_ms") != std::string::npos);
+  v1::CancelProofResponse c;
+  v1::CancelProofRequest cr;
+  cr.set_job_id(12345);
+  CHECK(s.stub->CancelProof(Stub::ctx().get(), cr, &c).error_code() == grpc::StatusCode::NOT_FOUND);
+  v1::ParamsRequest p;
+  v1::ParamsResponse pres;
+  p.set_circuit_id("../etc/passwd");
+  CHECK(s.stub->PreloadParams(Stub::ctx().get(), p, &pres).error_code() ==
+        grpc::StatusCode::INVALID_ARGUMENT);
+  p.set_circuit_id("mimc-test-r999");
+  CHECK(s.stub->PreloadParams(Stub::ctx().get(), p, &pres).error_code() ==
+        grpc::StatusCode::NOT_FOUND);
+}
+
+TEST_CASE("serve: request ids, await timeouts, cancel and watch", "[server]") {
+  auto srv = start("", /*paused=*/true);
+  Stub s(*srv);
+  v1::SubmitProofResponse a, b;
+  REQUIRE(s.submit(submit_request(mimc(32, 2, 7), "sector-7"), &a).ok());
+  CHECK_FALSE(a.attached());
+  REQUIRE(s.submit(submit_request(mimc(32, 2, 7), "sector-7"), &b).ok());
+  CHECK(b.attached());
+  CHECK(a.job_id() == b.job_id());
+  grpc::Status clash = s.submit(submit_request(mimc(32, 2, 8), "sector-7"), &b);
+  CHECK(clash.error_code() == grpc::StatusCode::ALREADY_EXISTS);
+  CHECK(clash.error_message().find("sector-7") != std::string::npos);
+
+  // Paused: the job cannot end, so a timeout passes.
+  v1::ProofResult r;
+  const auto t0 = std::chrono::steady_clock::now();
+  grpc::Status st = s.await(a.job_id(), &r, 300);
+  const auto waited = std::chrono::steady_clock::now() - t0;
+  CHECK(st.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED);
+  CHECK(waited >= milliseconds(290));
+  CHECK(waited < milliseconds(5000));
+  CHECK(s.await(a.job_id(), &r, 0).error_code() == grpc::StatusCode::DEADLINE_EXCEEDED);
+
+  v1::SubmitProofResponse queued;
+  REQUIRE(s.submit(submit_request(mimc(32, 1, 9)), &queued).ok());
+  CHECK(queued.queue_position() == 1);
+  v1::CancelProofRequest cr;
+  cr.set_job_id(queued.job_id());
+  v1::CancelProofResponse c;
+  REQUIRE(s.stub->CancelProof(Stub::ctx().get(), cr, &c).ok());
+  CHECK_FALSE(c.was_running());
+  REQUIRE(s.await(queued.job_id(), &r).ok());
+  CHECK(r.state() == v1::JOB_STATE_CANCELLED);
+  CHECK(r.proof().empty());
+  CHECK(s.stub->CancelProof(Stub::ctx().get(), cr, &c).error_code() ==
+        grpc::StatusCode::FAILED_PRECONDITION);
+
+  // Watch the first job from the start: every partition's steps in order, then the end.
+  srv->engine().resume();
+  v1::WatchJobRequest w;
+  w.mutable_job()->set_request_id("sector-7");
+  auto ctx = Stub::ctx();
+  auto reader = s.stub->WatchJob(ctx.get(), w);
+  std::vector<v1::JobEvent> events;
+  v1::JobEvent e;
+  while (reader->Read(&e)) events.push_back(e);
+  REQUIRE(reader->Finish().ok());
+  REQUIRE(events.size() == 2 * 5 + 1);  // queued, synthesized, proving, proved, verified
+  CHECK(events.back().kind() == v1::EVENT_KIND_JOB_ENDED);
+  CHECK(events.back().state() == v1::JOB_STATE_DONE);
+  for (uint32_t p = 0; p < 2; ++p) {
+    std::vector<v1::EventKind> kinds;
+    for (const v1::JobEvent& ev : events) {
+      if (ev.kind() != v1::EVENT_KIND_JOB_ENDED && ev.position() == p) kinds.push_back(ev.kind());
+    }
+    CHECK(kinds == std::vector<v1::EventKind>{v1::EVENT_KIND_QUEUED, v1::EVENT_KIND_SYNTHESIZED,
+                                              v1::EVENT_KIND_PROVING, v1::EVENT_KIND_PROVED,
+                                              v1::EVENT_KIND_VERIFIED});
+  }
+  v1::AwaitProofRequest by_id;
+  by_id.mutable_job()->set_request_id("sector-7");
+  REQUIRE(s.stub->AwaitProof(Stub::ctx().get(), by_id, &r).ok());
+  require_done(r, 2);
+}
+
+TEST_CASE("serve: preload, evict, back-pressure and retention", "[server]") {
+  auto srv = start("max_queued_jobs: 2, retain_results: {count: 2, age: 1h}", /*paused=*/true);
+  Stub s(*srv);
+  v1::SubmitProofResponse out;
+  REQUIRE(s.submit(submit_request(mimc(32, 1, 11)), &out).ok());
+  const uint64_t first = out.job_id();
+  REQUIRE(s.submit(submit_request(mimc(32, 1, 12)), &out).ok());
+  grpc::Status full = s.submit(submit_request(mimc(32, 1, 13)), &out);
+  CHECK(full.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED);
+  CHECK(full.error_message().find("max_queued_jobs") != std::string::npos);
+  srv->engine().resume();
+  v1::ProofResult r;
+  REQUIRE(s.await(first, &r).ok());
+  REQUIRE(s.await(first + 1, &r).ok());
+  for (uint64_t seed = 14; seed < 16; ++seed) {  // two more: the first two are forgotten
+    REQUIRE(s.submit(submit_request(mimc(32, 1, seed)), &out).ok());
+    REQUIRE(s.await(out.job_id(), &r).ok());
+  }
+  srv->engine().forget_expired();
+  CHECK(s.await(first, &r).error_code() == grpc::StatusCode::NOT_FOUND);
+  REQUIRE(s.await(out.job_id(), &r).ok());
+
+  v1::ParamsRequest p;
+  p.set_circuit_id("mimc-test-r32");
+  v1::ParamsResponse pr;
+  REQUIRE(s.stub->EvictParams(Stub::ctx().get(), p, &pr).ok());
+  CHECK(pr.bytes() > 0);
+  CHECK(s.stub->EvictParams(Stub::ctx().get(), p, &pr).error_code() == grpc::StatusCode::NOT_FOUND);
+  REQUIRE(s.stub->PreloadParams(Stub::ctx().get(), p, &pr).ok());
+  CHECK_FALSE(pr.was_hot());
+  CHECK(pr.bytes() > 0);
+  REQUIRE(s.stub->PreloadParams(Stub::ctx().get(), p, &pr).ok());
+  CHECK(pr.was_hot());
+}
+
+TEST_CASE("serve: TCP needs the token; a live socket is refused, a stale one replaced",
+          "[server]") {
+  const std::string token_path = (scratch().path / "token").string();
+  { std::ofstream(token_path) << "s3cret-token\n"; }
+  ::chmod(token_path.c_str(), 0644);
+  Result<std::unique_ptr<server::Server>> loose =
+      server::Server::start(server_config(fmt::format("token_file: {}", token_path)), {}, {});
+  REQUIRE_FALSE(loose.ok());
+  CHECK(loose.status().message().find("group or others") != std::string::npos);
+  ::chmod(token_path.c_str(), 0600);
+  // Off loopback without a token: refused.
+  server::ServeOverrides open;
+  open.listen = std::vector<std::string>{"0.0.0.0:0"};
+  Result<std::unique_ptr<server::Server>> bare = server::Server::start(server_config(), open, {});
+  REQUIRE_FALSE(bare.ok());
+  CHECK(bare.status().message().find("token") != std::string::npos);
+
+  server::ServeOverrides o;
+  o.listen =
+      std::vector<std::string>{"unix://" + (scratch().path / "zk.sock").string(), "127.0.0.1:0"};
+  o.token_file = token_path;
+  Result<std::unique_ptr<server::Server>> srv = server::Server::start(server_config(), o, {});
+  INFO(srv.status().to_string());
+  REQUIRE(srv.ok());
+  const std::vector<std::string> addrs = (*srv)->grpc_addresses();
+  REQUIRE(addrs.size() == 2);
+  // A second server on the same socket: refused while the first lives.
+  server::ServeOverrides again;
+  again.listen = std::vector<std::string>{addrs[0]};
+  Result<std::unique_ptr<server::Server>> twin = server::Server::start(server_config(), again, {});
+  REQUIRE_FALSE(twin.ok());
+  CHECK(twin.status().message().find("another server") != std::string::npos);
+
+  auto status_via = [](const std::string& addr, const std::string& token_file) {
+    Result<std::unique_ptr<server::Client>> c = server::Client::connect({addr, token_file});
+    REQUIRE(c.ok());
+    v1::EngineStatus st;
+    return (*c)->stub().GetStatus((*c)->context(milliseconds(10000)).get(), {}, &st);
+  };
+  CHECK(status_via(addrs[0], "").ok());  // the unix socket relies on its mode
+  CHECK(status_via(addrs[1], "").error_code() == grpc::StatusCode::UNAUTHENTICATED);
+  CHECK(status_via(addrs[1], token_path).ok());
+  struct stat st {};
+  REQUIRE(::stat((scratch().path / "zk.sock").c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0660);
+}
+
+TEST_CASE("serve: random and mutated messages never crash or wedge it", "[server]") {
+  auto srv = start("max_queued_jobs: 64");
+  grpc::GenericStub generic(srv->in_process_channel());
+  std::mt19937_64 rng(20261201);
+  const std::vector<std::string> methods = {"SubmitProof",   "AwaitProof", "Prove",
+                                            "CancelProof",   "GetStatus",  "GetMetrics",
+                                            "PreloadParams", "EvictParams"};
+  // Valid messages to mutate.
+  std::vector<std::string> seeds;
+  seeds.push_back(submit_request(mimc(16, 1, 3)).SerializeAsString());
+  v1::AwaitProofRequest a;
+  a.mutable_job()->set_job_id(1);
+  a.set_timeout_ms(10);
+  seeds.push_back(a.SerializeAsString());
+  v1::ParamsRequest p;
+  p.set_circuit_id("mimc-test-r16");
+  seeds.push_back(p.SerializeAsString());
+  size_t answered = 0;
+  for (int i = 0; i < 600; ++i) {
+    std::string body;
+    if (i % 2 == 0) {
+      body.resize(rng() % 64);
+      for (char& c : body) c = static_cast<char>(rng());
+    } else {
+      body = seeds[rng() % seeds.size()];
+      for (int k = 0, n = 1 + static_cast<int>(rng() % 4); k < n && !body.empty(); ++k) {
+        body[rng() % body.size()] = static_cast<char>(rng());
+      }
+    }
+    const std::string method = "/zkpipe.v1.ProvingEngine/" + methods[rng() % methods.size()];
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + milliseconds(20000));
+    grpc::Slice slice(body);
+    grpc::ByteBuffer request(&slice, 1), response;
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    grpc::Status status;
+    generic.UnaryCall(&ctx, method, grpc::StubOptions(), &request, &response, [&](grpc::Status s) {
+      std::lock_guard lock(mu);
+      status = std::move(s);
+      done = true;
+      cv.notify_one();
+    });
+    std::unique_lock lock(mu);
+    REQUIRE(cv.wait_for(lock, milliseconds(25000), [&] { return done; }));
+    CHECK(status.error_code() != grpc::StatusCode::DEADLINE_EXCEEDED);  // nothing wedged
+    ++answered;
+  }
+  CHECK(answered == 600);
+  // Still answering, and whatever was accepted finishes.
+  Stub s(*srv);
+  v1::EngineStatus st;
+  REQUIRE(s.stub->GetStatus(Stub::ctx().get(), {}, &st).ok());
+  srv->drain(milliseconds(60000));
+}
+
+}  // namespace zkpipe::testing
