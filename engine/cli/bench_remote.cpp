@@ -61,7 +61,7 @@ struct Run {
   void error(const std::string& code, const std::string& message) {
     std::lock_guard<std::mutex> lock(mu);
     ErrorCount& e = errors[code];
-    if (e.count++ == 0) e.first_message = echo_value(message);
+    if (e.count++ == 0) e.first_message = server_text(message);
   }
 };
 

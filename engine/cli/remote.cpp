@@ -4,6 +4,7 @@
 // follows the job (WatchJob) in between; remote_watch.cpp draws that. Also the helpers every
 // client command shares (remote.h).
 // Thread-safety: main thread.
+#include <cstdio>
 #include <set>
 
 #include <fmt/core.h>
@@ -50,6 +51,15 @@ std::string job_state_text(int state) {
   return name.rfind(kPrefix, 0) == 0 ? name.substr(kPrefix.size()) : name;
 }
 
+std::string server_text(std::string_view text) {
+  std::string out(text.substr(0, kServerTextLimit));
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  }
+  if (text.size() > kServerTextLimit) out += fmt::format("... ({} bytes)", text.size());
+  return out;
+}
+
 Result<v1::Priority> parse_remote_priority(const std::string& text) {
   const std::optional<pipeline::Priority> p = pipeline::parse_priority(text);
   if (!p) {
@@ -74,7 +84,8 @@ Result<std::optional<int64_t>> parse_await_timeout(const std::string& text, bool
   if (!ms.ok()) return ms.status().with_context("--timeout");
   if (*ms < 0) {
     if (allow_infinite) return std::optional<int64_t>();
-    return invalid_argument("--timeout: '" + echo_value(text) + "': every await needs a limit");
+    return invalid_argument("--timeout: '" + echo_value(text) +
+                            "': this command needs a limit (e.g. 10m)");
   }
   return std::optional<int64_t>(*ms);
 }
@@ -172,7 +183,9 @@ Result<pipeline::JobResult> to_job_result(const v1::ProofResult& r) {
       }
       Result<groth16::Fr> v =
           groth16::Fr::from_bytes_be(reinterpret_cast<const uint8_t*>(bytes.data()));
-      if (!v.ok()) return v.status().with_context(field).with_context(job);
+      if (!v.ok()) {
+        return internal_error(fmt::format("{} of {}: {}", field, job, v.status().message()));
+      }
       inputs.push_back(*v);
     }
     j.partitions.push_back(to_timing(part.timings()));
@@ -215,6 +228,7 @@ struct AwaitOptions {
 };
 
 int fail(std::string_view cmd, const Status& s) {
+  std::fflush(stdout);  // what was printed before comes first
   fmt::print(stderr, "zkpipe {}: {}\n", cmd, s.to_string());
   return exit_code_for(s);
 }
@@ -248,15 +262,23 @@ Status write_snarkjs(const std::string& dir, const std::string& vk_json,
   if (!nlohmann::json::accept(vk_json)) {
     return internal_error("ProofResult.snarkjs_verification_key: not JSON");
   }
+  // The server verified the proofs; one that does not decode is a bad answer, named.
+  std::vector<groth16::Proof> proofs;
+  for (size_t p = 0; p < r.partitions.size(); ++p) {
+    Result<groth16::Proof> proof =
+        groth16::decode_proof(r.proof.data() + p * groth16::kProofBytes, groth16::kProofBytes);
+    if (!proof.ok()) {
+      return internal_error(fmt::format("ProofResult.proof of job {}, partition {}: {}", r.job,
+                                        r.partition_indices[p], proof.status().message()));
+    }
+    proofs.push_back(*proof);
+  }
   ZKP_RETURN_IF_ERROR(check_output_dir(dir, "--snarkjs"));
   ZKP_RETURN_IF_ERROR(tool::write_file(dir + "/verification_key.json", vk_json));
-  for (size_t p = 0; p < r.partitions.size(); ++p) {
-    ZKP_ASSIGN_OR_RETURN(
-        groth16::Proof proof,
-        groth16::decode_proof(r.proof.data() + p * groth16::kProofBytes, groth16::kProofBytes));
+  for (size_t p = 0; p < proofs.size(); ++p) {
     const uint32_t k = r.partition_indices[p];
     ZKP_RETURN_IF_ERROR(tool::write_file(fmt::format("{}/proof_{}.json", dir, k),
-                                         groth16::export_snarkjs_proof(proof)));
+                                         groth16::export_snarkjs_proof(proofs[p])));
     ZKP_RETURN_IF_ERROR(tool::write_file(fmt::format("{}/public_{}.json", dir, k),
                                          groth16::export_snarkjs_public(r.public_inputs[p])));
   }
@@ -270,6 +292,7 @@ int finish(std::string_view cmd, const v1::ProofResult& result, const ResultOpti
   if (!r.ok()) return fail(cmd, r.status());
   fmt::print("{}", timing_table(*r));
   if (r->state != pipeline::JobState::kDone) {
+    std::fflush(stdout);
     fmt::print(stderr, "zkpipe {}: job {} {}: {}\n", cmd, r->job, job_state_text(result.state()),
                r->status.to_string());
     return r->status.code() == Code::kInvalidArgument ? 2 : 1;
@@ -376,13 +399,8 @@ int run_await(const AwaitOptions& o) {
     ref.set_request_id(o.request_id);
   }
   Result<v1::ProofResult> result = await_proof(**client, ref, *timeout, !o.result.snarkjs.empty());
-  if (!result.ok()) {
-    if (result.status().code() == Code::kDeadlineExceeded) {
-      return fail(kCmd, result.status().with_context(
-                            "the job has not ended yet (it goes on; await it again)"));
-    }
-    return fail(kCmd, result.status());
-  }
+  // DEADLINE_EXCEEDED: the server's message says the job goes on.
+  if (!result.ok()) return fail(kCmd, result.status());
   return finish(kCmd, *result, o.result);
 }
 

@@ -45,6 +45,11 @@ std::string grpc_code_text(int32_t code);
 // "DONE", "FAILED", ... (the enum's name without JOB_STATE_); "STATE_<n>" when unknown.
 std::string job_state_text(int state);
 
+// A server's text (a status message, a device name) as we print it: control characters
+// (terminal escapes) replaced by '?', cut after kServerTextLimit bytes.
+inline constexpr size_t kServerTextLimit = 1000;
+std::string server_text(std::string_view text);
+
 // --priority critical|high|normal|low.
 Result<v1::Priority> parse_remote_priority(const std::string& text);
 

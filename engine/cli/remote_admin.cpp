@@ -4,6 +4,8 @@
 // Thread-safety: main thread.
 #include <google/protobuf/util/json_util.h>
 
+#include <cstdio>
+
 #include <fmt/core.h>
 
 #include "remote.h"
@@ -32,6 +34,7 @@ struct MetricsOptions {
 };
 
 int fail(std::string_view cmd, const Status& s) {
+  std::fflush(stdout);
   fmt::print(stderr, "zkpipe {}: {}\n", cmd, s.to_string());
   return exit_code_for(s);
 }
@@ -53,14 +56,15 @@ std::string priority_text(int p) {
 }
 
 std::string status_text(const v1::EngineStatus& st, const std::string& addr) {
-  std::string out = fmt::format("zkpipe serve {} at {}: {}, {}; up {:.1f} s\n", st.version(), addr,
-                                st.accepting() ? "accepting" : "NOT accepting (draining)",
+  std::string out = fmt::format("{} at {}: {}, {}; up {:.1f} s\n",
+                                st.version().empty() ? "zkpipe serve" : server_text(st.version()),
+                                addr, st.accepting() ? "accepting" : "NOT accepting (draining)",
                                 st.ready() ? "ready" : "NOT ready", st.uptime_seconds());
   std::string types;
   for (const std::string& t : st.proof_types()) types += (types.empty() ? "" : ", ") + t;
   out += fmt::format("backends: compute {}, memory {}; proof types: {}\n", st.compute_backend(),
                      st.memory_backend(), types.empty() ? "none" : types);
-  if (!st.memory_plan().empty()) out += fmt::format("memory: {}\n", st.memory_plan());
+  if (!st.memory_plan().empty()) out += st.memory_plan() + "\n";  // "CONFIG: memory: ..."
   out += "devices:\n";
   for (const v1::Device& d : st.devices()) {
     out += fmt::format("  {:<16} busy {:>10.2f} s  host-to-device {}\n", d.name(), d.busy_seconds(),
@@ -94,7 +98,7 @@ std::string status_text(const v1::EngineStatus& st, const std::string& addr) {
       if (ps.attempts() > 1) out += fmt::format("(try {})", ps.attempts());
     }
     out += "\n";
-    if (!j.error().empty()) out += fmt::format("    error: {}\n", j.error());
+    if (!j.error().empty()) out += fmt::format("    error: {}\n", server_text(j.error()));
   }
   const v1::Counters& c = st.counters();
   out += fmt::format(

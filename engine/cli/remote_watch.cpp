@@ -33,15 +33,6 @@ constexpr std::chrono::milliseconds kRedraw{200};
 constexpr int kBarWidth = 10;
 constexpr int kStages = 5;  // queued, synthesized, proving, proved, verified
 
-// A server's text as we put it on a terminal: control characters (escapes) replaced.
-std::string printable(std::string_view text) {
-  std::string out = echo_value(text);
-  for (char& c : out) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-  }
-  return out;
-}
-
 // 1..5 for the partition events (the bar's stages), 0 otherwise.
 int stage_of(int kind) {
   switch (kind) {
@@ -69,7 +60,7 @@ std::string_view stage_name(int stage) {
 std::string ended_text(const v1::JobEvent& e) {
   std::string s = fmt::format("ended {} at {:.1f} ms", job_state_text(e.state()), e.elapsed_ms());
   if (e.status_code() != 0) {
-    s += fmt::format(": {}: {}", grpc_code_text(e.status_code()), printable(e.status_message()));
+    s += fmt::format(": {}: {}", grpc_code_text(e.status_code()), server_text(e.status_message()));
   }
   return s;
 }
@@ -83,7 +74,7 @@ std::string event_line(const v1::JobEvent& e) {
   std::string s = fmt::format("job {} partition {}: {}", e.job_id(), e.partition(),
                               stage > 0 ? std::string(stage_name(stage))
                                         : fmt::format("event {}", static_cast<int>(e.kind())));
-  if (!e.device().empty()) s += " on " + printable(e.device());
+  if (!e.device().empty()) s += " on " + server_text(e.device());
   return s + fmt::format(" at {:.1f} ms", e.elapsed_ms());
 }
 
@@ -110,7 +101,7 @@ class Progress {
     l.index = e.partition();
     l.stage = stage;
     l.since_ms = e.elapsed_ms();
-    if (e.kind() == v1::EVENT_KIND_PROVING) l.device = printable(e.device());
+    if (e.kind() == v1::EVENT_KIND_PROVING) l.device = server_text(e.device());
   }
 
   void draw(Clock::time_point now) {
