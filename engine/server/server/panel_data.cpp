@@ -75,15 +75,16 @@ nlohmann::json panel_data(pipeline::Engine& engine, const ServiceState& state, d
   const json prio = st.value("priorities", json::object());
   for (const char* p : {"critical", "high", "normal", "low"}) {
     const json q = prio.value(p, json::object());
-    queues[p] = {{"jobs", q.value("jobs", 0)},
-                 {"partitions_queued", q.value("partitions_queued", 0)}};
+    queues[p] = {{"jobs", q.value("jobs", uint64_t{0})},
+                 {"partitions_queued", q.value("partitions_queued", uint64_t{0})}};
   }
   out["queues"] = std::move(queues);
   const json b = st.value("budget", json::object());
-  out["budget"] = {{"total_bytes", b.value("total_bytes", 0)},
-                   {"reserved_bytes", b.value("reserved_bytes", 0)},
-                   {"peak_bytes", b.value("peak_bytes", 0)},
-                   {"hot_params_bytes", st.value("params", json::object()).value("hot_bytes", 0)}};
+  out["budget"] = {
+      {"total_bytes", b.value("total_bytes", uint64_t{0})},
+      {"reserved_bytes", b.value("reserved_bytes", uint64_t{0})},
+      {"peak_bytes", b.value("peak_bytes", uint64_t{0})},
+      {"hot_params_bytes", st.value("params", json::object()).value("hot_bytes", uint64_t{0})}};
 
   // The waterfall: unfinished jobs, then the newest finished ones.
   std::vector<json> jobs_all;
@@ -91,7 +92,7 @@ nlohmann::json panel_data(pipeline::Engine& engine, const ServiceState& state, d
   std::sort(jobs_all.begin(), jobs_all.end(), [](const json& x, const json& y) {
     const bool xe = x.contains("ended_s"), ye = y.contains("ended_s");
     if (xe != ye) return !xe;
-    return x.value("job", 0) > y.value("job", 0);
+    return x.value("job", uint64_t{0}) > y.value("job", uint64_t{0});
   });
   std::map<std::pair<uint64_t, int32_t>, json> by_partition;
   for (const pipeline::Span& s : spans) {
@@ -113,7 +114,9 @@ nlohmann::json panel_data(pipeline::Engine& engine, const ServiceState& state, d
     const uint64_t id = j.value("job", uint64_t{0});
     if (job_state == "done" && j.contains("ended_s")) {
       const double t = j["ended_s"].get<double>();
-      if (t >= from) done_per_bucket[static_cast<int64_t>(t / kBucketS)] += 1;
+      // Proofs: one per partition, as `zkpipe bench` counts them.
+      const double proofs = static_cast<double>(j.value("partitions", json::array()).size());
+      if (t >= from) done_per_bucket[static_cast<int64_t>(t / kBucketS)] += proofs;
     }
     if (job_state == "failed" && failures.size() < kMaxJobs) {
       failures.push_back({{"job", id},
@@ -146,15 +149,15 @@ nlohmann::json panel_data(pipeline::Engine& engine, const ServiceState& state, d
   for (int64_t k = static_cast<int64_t>(from / kBucketS); k <= static_cast<int64_t>(now / kBucketS);
        ++k) {
     auto it = done_per_bucket.find(k);
-    throughput.push_back({{"t_s", (static_cast<double>(k) + 1) * kBucketS},
+    throughput.push_back({{"t_s", std::min(now, (static_cast<double>(k) + 1) * kBucketS)},
                           {"proofs_per_min", it == done_per_bucket.end() ? 0.0 : it->second * 6}});
   }
   out["throughput"] = std::move(throughput);
   const json c = st.value("counters", json::object());
-  out["counters"] = {{"jobs_done", c.value("jobs_done", 0)},
-                     {"jobs_failed", c.value("jobs_failed", 0)},
-                     {"jobs_cancelled", c.value("jobs_cancelled", 0)},
-                     {"partitions_proved", c.value("partitions_proved", 0)}};
+  out["counters"] = {{"jobs_done", c.value("jobs_done", uint64_t{0})},
+                     {"jobs_failed", c.value("jobs_failed", uint64_t{0})},
+                     {"jobs_cancelled", c.value("jobs_cancelled", uint64_t{0})},
+                     {"partitions_proved", c.value("partitions_proved", uint64_t{0})}};
   return out;
 }
 

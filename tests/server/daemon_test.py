@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""daemon_test.py BUILD_DIR: `zkpipe serve` as a process, driven by the `zkpipe` client commands
+and plain HTTP, on a unix socket and on 127.0.0.1 with a bearer token: the HTTP endpoints (the
+metrics accepted by `promtool check metrics`), UNAUTHENTICATED without the token, submit --wait
+--out, duplicate request ids, await timeouts, cancel, preload/evict, RESOURCE_EXHAUSTED past
+server.max_queued_jobs, SIGHUP, and a drain on SIGTERM with jobs in flight (every one delivered
+to its waiting client, exit 0). Standard library only; every wait is bounded."""
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
+ZKPIPE = os.path.join(BUILD, "bin", "zkpipe")
+failures = []
+
+
+def check(what, ok, detail=""):
+    print(("PASS  " if ok else "FAIL  ") + what + ("" if ok else f": {detail}"))
+    if not ok:
+        failures.append(what)
+    return ok
+
+
+def run(*args, timeout=120):
+    p = subprocess.run([ZKPIPE, *args], capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout + p.stderr
+
+
+def http(url, token=None):
+    req = urllib.request.Request(url)
+    if token:
+        req.add_header("Authorization", "Bearer " + token)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, r.headers.get("Content-Type", ""), r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers.get("Content-Type", ""), e.read().decode()
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="zkp-daemon-")
+    sock = f"unix://{tmp}/zk.sock"
+    token_file = os.path.join(tmp, "token")
+    with open(token_file, "w") as f:
+        f.write("t0ken-" + os.urandom(8).hex() + "\n")
+    os.chmod(token_file, 0o600)
+    config = os.path.join(tmp, "serve.yaml")
+    with open(config, "w") as f:
+        f.write(f"""version: 1
+plugin_dirs: [{BUILD}/plugins, {BUILD}/tests/pipeline_plugins]
+log: {{level: info}}
+memory: {{backend: pageable}}
+compute: {{threads: 1}}
+params: {{dir: {tmp}/params, missing: setup}}
+server:
+  listen: ["{sock}", "127.0.0.1:0"]
+  http: "127.0.0.1:0"
+  token_file: {token_file}
+  max_queued_jobs: 4
+  proof_types: [mimc_jobs]
+""")
+    def request(name, rounds, partitions, seed):
+        path = os.path.join(tmp, name)
+        with open(path, "w") as f:
+            json.dump({"rounds": rounds, "partitions": partitions, "seed": seed}, f)
+        return path
+    quick = request("quick.json", 64, 2, 1)
+    slow = [request(f"slow{i}.json", 32768, 1, 10 + i) for i in range(6)]
+
+    err = open(os.path.join(tmp, "serve.err"), "w")
+    daemon = subprocess.Popen([ZKPIPE, "serve", "--config", config], stdout=subprocess.PIPE,
+                              stderr=err, text=True, start_new_session=True)
+    try:
+        # The daemon's stdout (its log too) is read all along, so the pipe never fills.
+        lines, ready = [], threading.Event()
+        def reader():
+            for line in daemon.stdout:
+                lines.append(line)
+                if line.startswith("serve: ready"):
+                    ready.set()
+            ready.set()
+        threading.Thread(target=reader, daemon=True).start()
+        ready.wait(60)
+        out = "".join(lines)
+        if not check("serve starts and says ready", "serve: ready" in out, out[-400:]):
+            return 1
+        tcp = re.search(r"gRPC on .*?, (127\.0\.0\.1:\d+)", out).group(1)
+        web = re.search(r"HTTP on (http://127\.0\.0\.1:\d+)", out).group(1)
+        token = open(token_file).read().strip()
+
+        # HTTP on loopback: no token needed.
+        code, _, body = http(web + "/healthz")
+        check("/healthz says ok", code == 200 and body.strip() == "ok", f"{code} {body}")
+        code, _, body = http(web + "/readyz")
+        check("/readyz says ready", code == 200, f"{code} {body}")
+        code, ctype, body = http(web + "/status")
+        st = json.loads(body) if code == 200 else {}
+        check("/status is the engine's JSON", st.get("accepting") is True, body[:200])
+        rc, text = run("submit", "--addr", sock, "--proof", "mimc_jobs", "--input", quick,
+                       "--wait", "--out", os.path.join(tmp, "quick.proof"))
+        check("submit --wait over the unix socket proves and writes the proof", rc == 0 and
+              os.path.getsize(os.path.join(tmp, "quick.proof")) == 2 * 192 and
+              os.path.exists(os.path.join(tmp, "quick.proof.json")), text[-400:])
+        code, ctype, metrics = http(web + "/metrics")
+        check("/metrics has the Prometheus text content type",
+              code == 200 and ctype.startswith("text/plain") and "version=0.0.4" in ctype, ctype)
+        prom = subprocess.run(["promtool", "check", "metrics"], input=metrics, text=True,
+                              capture_output=True, timeout=60)
+        check("promtool check metrics accepts /metrics", prom.returncode == 0,
+              prom.stdout + prom.stderr)
+        check("/metrics counts the proof",
+              'zkpipe_jobs_completed_total{type="mimc_jobs"} 1' in metrics, metrics[:300])
+        code, _, body = http(web + "/trace?seconds=30")
+        trace = json.loads(body) if code == 200 else {}
+        check("/trace?seconds=30 is a Chrome trace with the job's spans",
+              any(e.get("name") == "prove_start" for e in trace.get("traceEvents", [])), body[:200])
+        code, _, body = http(web + "/trace?seconds=-2")
+        check("/trace refuses a bad seconds, naming it", code == 400 and "seconds" in body, body)
+        code, _, body = http(web + "/")
+        check("/ serves the panel", code == 200 and "<html" in body.lower(), body[:100])
+
+        # TCP: the token.
+        rc, text = run("status", "--addr", tcp)
+        check("TCP without the token: UNAUTHENTICATED", rc != 0 and "UNAUTHENTICATED" in text,
+              text)
+        rc, text = run("status", "--addr", tcp, "--token-file", token_file)
+        check("TCP with the token: the status table", rc == 0 and "queues" in text, text[-300:])
+        rc, text = run("metrics", "--addr", sock)
+        check("zkpipe metrics over gRPC", rc == 0 and "zkpipe_rpc_calls_total" in text, text[-200:])
+
+        # Request ids.
+        rc, first = run("submit", "--addr", sock, "--proof", "mimc_jobs", "--input", quick,
+                        "--request-id", "sector-1")
+        rc2, again = run("submit", "--addr", sock, "--proof", "mimc_jobs", "--input", quick,
+                         "--request-id", "sector-1")
+        check("a repeated request id with the same bytes attaches",
+              rc == 0 and rc2 == 0 and "attached" in again, first + again)
+        rc, text = run("submit", "--addr", sock, "--proof", "mimc_jobs", "--input", slow[0],
+                       "--request-id", "sector-1")
+        check("the same request id with other bytes: ALREADY_EXISTS",
+              rc == 2 and "ALREADY_EXISTS" in text, text)
+        rc, text = run("await", "--addr", sock, "--request-id", "sector-1", "--timeout", "60s")
+        check("await --request-id gets the result", rc == 0, text[-300:])
+
+        # Params.
+        rc, text = run("params", "evict", "--addr", sock, "mimc-test-r64")
+        check("params evict", rc == 0, text)
+        rc, text = run("params", "evict", "--addr", sock, "mimc-test-r64")
+        check("params evict of params not hot: NOT_FOUND (exit 2)", rc == 2, text)
+        rc, text = run("params", "preload", "--addr", sock, "mimc-test-r64")
+        check("params preload", rc == 0, text)
+
+        # Slow jobs: timeouts, cancel, back-pressure.
+        ids = []
+        for path in slow[:4]:
+            rc, text = run("submit", "--addr", sock, "--proof", "mimc_jobs", "--input", path)
+            m = re.search(r"job (\d+)", text)
+            if rc == 0 and m:
+                ids.append(m.group(1))
+        check("four slow jobs accepted", len(ids) == 4, str(ids))
+        rc, text = run("submit", "--addr", sock, "--proof", "mimc_jobs", "--input", slow[4])
+        check("a fifth past server.max_queued_jobs = 4: RESOURCE_EXHAUSTED",
+              rc == 1 and "RESOURCE_EXHAUSTED" in text, text)
+        t0 = time.time()
+        rc, text = run("await", "--addr", sock, ids[0], "--timeout", "200ms")
+        check("await --timeout 200ms on a running job: DEADLINE_EXCEEDED, in time",
+              rc == 1 and "DEADLINE_EXCEEDED" in text and time.time() - t0 < 10, text)
+        rc, text = run("cancel", "--addr", sock, ids[3])
+        check("cancel a queued job", rc == 0 and "cancelled" in text, text)
+        rc, text = run("await", "--addr", sock, ids[3], "--timeout", "30s")
+        check("await of the cancelled job says so (exit 1)", rc == 1 and "CANCEL" in text.upper(),
+              text)
+
+        # SIGHUP, then drain on SIGTERM with jobs in flight.
+        daemon.send_signal(signal.SIGHUP)
+        waiters = [subprocess.Popen([ZKPIPE, "await", "--addr", sock, i, "--timeout", "5m"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                   for i in ids[:3]]
+        time.sleep(0.5)
+        daemon.send_signal(signal.SIGTERM)
+        time.sleep(0.3)
+        rc, text = run("submit", "--addr", sock, "--proof", "mimc_jobs", "--input", quick)
+        check("while draining a submit is refused (UNAVAILABLE)",
+              rc == 1 and "UNAVAILABLE" in text, text)
+        try:
+            rc = daemon.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            rc = None
+        check("SIGTERM drains and exits 0", rc == 0, f"exit {rc}")
+        for i, w in zip(ids, waiters):
+            try:
+                o, _ = w.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                w.kill()
+                o = "timed out"
+            check(f"job {i} in flight at SIGTERM was delivered to its waiting client",
+                  w.returncode == 0 and "verified" in o, o[-300:])
+        err.flush()
+        time.sleep(0.2)
+        log = "".join(lines) + open(os.path.join(tmp, "serve.err")).read()
+        check("SIGHUP re-read the log level", "SIGHUP: log level" in log, log[-300:])
+        check("the socket file is gone after the drain", not os.path.exists(f"{tmp}/zk.sock"))
+    finally:
+        if daemon.poll() is None:
+            os.killpg(daemon.pid, signal.SIGKILL)
+            daemon.wait()
+    if failures:
+        print(f"daemon_test: {len(failures)} failed; the daemon's log: {tmp}/serve.err")
+        return 1
+    print("daemon_test: all passed")
+    subprocess.run(["rm", "-rf", tmp])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
