@@ -6,8 +6,9 @@
 # zkpipe proves with snarkjs's .zkey (groth16 prove-zkey) a proof snarkjs verifies. Then the
 # proof types end to end (porep and snapdeals, tiny and 2KiB): seal, vanilla proofs, prove-once
 # through the plugins, snarkjs verifies every partition's proof; at tiny also `zkpipe prove` (the
-# pipeline, configs/cpu.yaml) and snarkjs verifies its proofs; then `zkpipe bench` with cpu.yaml
-# and pageable.yaml side by side.
+# pipeline, configs/cpu.yaml) and snarkjs verifies its proofs; then the daemon (`zkpipe serve`,
+# the client's submit --wait over a unix socket and TCP, snarkjs verifies what it served); then
+# `zkpipe bench` with cpu.yaml and pageable.yaml side by side.
 # Needs BUILD_DIR/bin/zkpipe-tool, node and npm; snarkjs and the prepared ptau are cached under
 # BUILD_DIR/interop. One line per check, a summary, exit 1 on any failure.
 set -euo pipefail
@@ -292,6 +293,43 @@ for type in porep snapdeals; do
     run_proof_type "$type" "$shape"
   done
 done
+
+# The daemon: `zkpipe serve` (cpu.yaml, the params made above) on a unix socket and on
+# 127.0.0.1; the client submits each tiny request over one of them, and snarkjs verifies the
+# proofs the server reported verified. SIGTERM then drains and exits 0.
+serve_started() {
+  local out="$WORK/serve.out"
+  "$ZKPIPE" serve --config "$CONFIGS/cpu.yaml" --params-dir "$WORK/params" --http '' \
+    --listen "unix://$WORK/zk.sock" --listen 127.0.0.1:0 >"$out" 2>"$WORK/serve.err" &
+  SERVE_PID=$!
+  for _ in $(seq 1 300); do
+    grep -q '^serve: ready' "$out" 2>/dev/null && break
+    kill -0 "$SERVE_PID" 2>/dev/null || return 1
+    sleep 0.2
+  done
+  grep -q '^serve: ready' "$out" || return 1
+  SERVE_TCP=$(sed -n 's/^serve: gRPC on .*, \(127\.0\.0\.1:[0-9]*\)$/\1/p' "$out")
+  [[ -n $SERVE_TCP ]]
+}
+serve_stopped() {
+  kill -TERM "$SERVE_PID" && wait "$SERVE_PID"
+}
+if check "zkpipe serve: starts on a unix socket and 127.0.0.1" 0 serve_started; then
+  for type in porep snapdeals; do
+    addr="unix://$WORK/zk.sock"
+    [[ $type == snapdeals ]] && addr=$SERVE_TCP
+    dir="$WORK/$type-tiny"
+    check "zkpipe serve: $type tiny through zkpipe submit --wait ($addr)" 0 "$ZKPIPE" submit \
+      --addr "$addr" --proof "$type" --input "$dir/vanilla.bin" --wait \
+      --out "$dir/served.bin" --snarkjs "$dir/served" || true
+    for k in 0 1; do
+      check "zkpipe serve: snarkjs verifies the served $type partition $k" 0 snarkjs groth16 \
+        verify "$dir/served/verification_key.json" "$dir/served/public_$k.json" \
+        "$dir/served/proof_$k.json" || true
+    done
+  done
+  check "zkpipe serve: SIGTERM drains and exits 0" 0 serve_stopped || true
+fi
 
 bench_ok() {
   "$ZKPIPE" bench --config "$CONFIGS/cpu.yaml" --config "$CONFIGS/pageable.yaml" --proof porep \
