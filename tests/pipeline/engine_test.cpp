@@ -178,5 +178,72 @@ TEST_CASE("Engine: params stay hot, are evicted on request or for room, never wh
   CHECK(status["params"]["hot"] == 1);
 }
 
+
+TEST_CASE(
+    "Engine: watchers see every event; finished jobs are forgotten past the policy; twin "
+    "request ids never attach across inputs",
+    "[pipeline]") {
+  pipeline::EngineOptions options;
+  options.retain.count = 2;
+  auto engine = make_engine(test_config("synthesis_workers: 2"), std::move(options));
+  // Two threads watch one job while it runs: both see all of its events, in order.
+  Result<uint64_t> id = engine->submit(mimc_request(32, 3, 41));
+  REQUIRE(id.ok());
+  std::vector<std::vector<pipeline::EventKind>> seen(2);
+  std::vector<std::thread> watchers;
+  for (auto& kinds : seen) {
+    watchers.emplace_back([&engine, &kinds, job = *id] {
+      Result<pipeline::JobWatch> w = engine->watch(job);  // no REQUIRE off the main thread
+      if (!w.ok()) return;
+      for (int i = 0; i < 100; ++i) {
+        std::optional<pipeline::JobEvent> e = w->next(std::chrono::milliseconds(5000));
+        if (!e) break;
+        kinds.push_back(e->kind);
+        if (e->kind == pipeline::EventKind::kJobEnded) break;
+      }
+    });
+  }
+  for (std::thread& t : watchers) t.join();
+  require_verified(*engine->wait(*id));
+  for (const auto& kinds : seen) {
+    REQUIRE(kinds.size() == 3 * 5 + 1);
+    CHECK(kinds.back() == pipeline::EventKind::kJobEnded);
+    CHECK(std::count(kinds.begin(), kinds.end(), pipeline::EventKind::kVerified) == 3);
+  }
+  // Twins: the same request id with two inputs, submitted at once from two threads: one is
+  // accepted, the other refused (never attached to the other's job).
+  for (int round = 0; round < 4; ++round) {
+    const std::string rid = "twin-" + std::to_string(round);
+    std::vector<std::optional<Result<pipeline::Submitted>>> slots(2);
+    std::vector<bool> taken(2, false);
+    std::vector<std::thread> twins;
+    for (int k = 0; k < 2; ++k) {
+      twins.emplace_back([&, k] {
+        pipeline::JobRequest r = mimc_request(16, 1, 100 + round * 2 + k);
+        r.request_id = rid;
+        bool t = false;
+        slots[k] = engine->submit_job(std::move(r), &t);
+        taken[k] = t;
+      });
+    }
+    for (std::thread& t : twins) t.join();
+    std::vector<Result<pipeline::Submitted>> got = {*slots[0], *slots[1]};
+    CHECK(got[0].ok() != got[1].ok());
+    for (int k = 0; k < 2; ++k) {
+      if (!got[k].ok()) CHECK(taken[k]);
+      if (got[k].ok()) CHECK_FALSE(got[k]->attached);
+    }
+    for (int k = 0; k < 2; ++k) {
+      if (got[k].ok()) REQUIRE(engine->wait(got[k]->job)->state == pipeline::JobState::kDone);
+    }
+  }
+  // Retention: only the last two finished jobs are still known.
+  engine->forget_expired();
+  CHECK(engine->wait(*id).status().code() == Code::kNotFound);
+  CHECK(engine->find_request("twin-0").status().code() == Code::kNotFound);
+  CHECK(engine->find_request("twin-3").ok());
+  CHECK(engine->status_json()["retained_results"] == 2);
+}
+
 }  // namespace
 }  // namespace zkpipe::testing
