@@ -1,6 +1,6 @@
-// pipeline_sections.cpp: the `compute`, `pipeline`, `params` and `server` sections of a version 1 config
-// (zkpipe/config.h), read strictly like the rest (sections.h). Documented in configs/README.md.
-// Thread-safety: pure functions.
+// pipeline_sections.cpp: the `compute`, `pipeline`, `params` and `server` sections of a version 1
+// config (zkpipe/config.h), read strictly like the rest (sections.h). Documented in
+// configs/README.md. Thread-safety: pure functions.
 #include "sections.h"
 #include "zkpipe/units.h"
 

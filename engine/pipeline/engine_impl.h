@@ -103,7 +103,7 @@ struct Job {
   std::vector<int64_t> queued_ns;  // when each partition last entered the synthesis queue
   uint32_t proved = 0;
   int64_t submitted_ns = 0, ended_ns = 0;
-  JobResult result;  // filled when the job ends
+  JobResult result;              // filled when the job ends
   std::vector<JobEvent> events;  // what JobWatch reports, in order
 };
 

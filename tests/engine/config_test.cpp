@@ -175,7 +175,7 @@ TEST_CASE("Config: duplicate keys are rejected at the top level and nested", "[c
 TEST_CASE("Config: an unknown key lists the keys allowed at that level", "[config]") {
   CHECK(error_of("version: 1\nmemroy:\n  backend: a\n") ==
         "t.yaml:2:1: memroy: unknown key 'memroy' (allowed at the top level: version, "
-        "plugin_dirs, log, memory, compute, pipeline or params)");
+        "plugin_dirs, log, memory, compute, pipeline, params or server)");
   CHECK(error_of(with_memory("  backend: a\n  capp: 1GiB\n")) ==
         "t.yaml:4:3: memory.capp: unknown key 'capp' (allowed in 'memory': backend, fallback, "
         "cap, on_cap, wait_timeout, huge_pages, reuse or preallocate)");
@@ -416,4 +416,37 @@ TEST_CASE("resolve_cap_bytes: explicit cap, or usable memory less max(10%, 1 GiB
   const uint64_t expected = std::max(usable > margin ? usable - margin : 0, 64 * kMiB);
   CHECK(zkpipe::resolve_cap_bytes(memory) == expected);
   CHECK(zkpipe::resolve_cap_bytes(memory) >= 64 * kMiB);
+}
+
+TEST_CASE("Config: the server section is read strictly, with defaults", "[config]") {
+  const Config d = parse_ok("version: 1\nmemory:\n  backend: pageable\n");
+  CHECK(d.server.listen == std::vector<std::string>{"unix:///run/zkpipe/zkpipe.sock"});
+  CHECK(d.server.http == "127.0.0.1:9821");
+  CHECK(d.server.max_message_bytes == 256ull << 20);
+  CHECK(d.server.retain_count == 1000);
+  CHECK(d.server.drain_timeout_ms < 0);
+  const Config c = parse_ok(
+      "version: 1\nmemory:\n  backend: pageable\nserver:\n  listen: [unix:///tmp/a.sock, "
+      "'127.0.0.1:9820']\n  http: ''\n  max_message: 64MiB\n  max_queued_jobs: 8\n"
+      "  retain_results: {count: 5, age: 10m}\n  proof_types: [porep]\n  drain_timeout: 30s\n"
+      "  trace_window: 2m\n");
+  CHECK(c.server.listen.size() == 2);
+  CHECK(c.server.http.empty());
+  CHECK(c.server.max_message_bytes == 64ull << 20);
+  CHECK(c.server.max_queued_jobs == 8);
+  CHECK(c.server.retain_count == 5);
+  CHECK(c.server.retain_age_ms == 600'000);
+  CHECK(c.server.proof_types == std::vector<std::string>{"porep"});
+  CHECK(c.server.drain_timeout_ms == 30'000);
+  CHECK(c.server.trace_window_ms == 120'000);
+  const std::string base = "version: 1\nmemory:\n  backend: pageable\nserver:\n";
+  CHECK(error_of(base + "  listen: []\n").find("server.listen") != std::string::npos);
+  CHECK(error_of(base + "  listen: [a, a]\n").find("listed twice") != std::string::npos);
+  CHECK(error_of(base + "  max_message: 3GiB\n").find("2 GiB") != std::string::npos);
+  CHECK(error_of(base + "  max_queued_jobs: 0\n").find("server.max_queued_jobs") !=
+        std::string::npos);
+  CHECK(error_of(base + "  retain_results: {cnt: 3}\n").find("unknown key 'cnt'") !=
+        std::string::npos);
+  CHECK(error_of(base + "  trace_window: 10ms\n").find("at least 1s") != std::string::npos);
+  CHECK(error_of(base + "  listn: []\n").find("unknown key 'listn'") != std::string::npos);
 }

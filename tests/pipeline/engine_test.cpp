@@ -178,7 +178,6 @@ TEST_CASE("Engine: params stay hot, are evicted on request or for room, never wh
   CHECK(status["params"]["hot"] == 1);
 }
 
-
 TEST_CASE(
     "Engine: watchers see every event; finished jobs are forgotten past the policy; twin "
     "request ids never attach across inputs",

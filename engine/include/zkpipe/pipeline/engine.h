@@ -8,8 +8,8 @@
 #pragma once
 
 #include <chrono>
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -128,7 +128,7 @@ class JobWatch {
  private:
   friend class Engine;
   JobWatch(void* impl, std::shared_ptr<void> job) : impl_(impl), job_(std::move(job)) {}
-  void* impl_;                // Engine::Impl
+  void* impl_;                 // Engine::Impl
   std::shared_ptr<void> job_;  // the Job
   size_t next_ = 0;
   bool ended_ = false;

@@ -84,7 +84,7 @@ class TraceRecorder {
   static constexpr size_t kMinPruneAt = 4096;
   mutable std::mutex spans_mutex_;
   std::vector<Span> spans_;
-  int64_t window_ns_ = 0;           // spans_mutex_
+  int64_t window_ns_ = 0;          // spans_mutex_
   size_t prune_at_ = kMinPruneAt;  // spans_mutex_
   mutable std::mutex bytes_mutex_;
   std::map<std::string, uint64_t, std::less<>> bytes_;
