@@ -337,6 +337,20 @@ TEST_CASE("serve: TCP needs the token; a live socket is refused, a stale one rep
   CHECK((st.st_mode & 0777) == 0660);
 }
 
+TEST_CASE("serve: a message over server.max_message is RESOURCE_EXHAUSTED", "[server]") {
+  auto srv = start("max_message: 4KiB");
+  Result<std::unique_ptr<server::Client>> c =
+      server::Client::connect({"unix://" + (scratch().path / "zk.sock").string(), ""});
+  REQUIRE(c.ok());
+  v1::SubmitProofRequest big = submit_request(std::string(8192, ' ') + mimc(16, 1, 1));
+  v1::SubmitProofResponse out;
+  const grpc::Status s =
+      (*c)->stub().SubmitProof((*c)->context(milliseconds(10000)).get(), big, &out);
+  CHECK(s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED);
+  v1::EngineStatus st;  // and it still answers
+  CHECK((*c)->stub().GetStatus((*c)->context(milliseconds(10000)).get(), {}, &st).ok());
+}
+
 TEST_CASE("serve: random and mutated messages never crash or wedge it", "[server]") {
   auto srv = start("max_queued_jobs: 64");
   grpc::GenericStub generic(srv->in_process_channel());
