@@ -214,7 +214,7 @@ TEST_CASE(
   for (int round = 0; round < 4; ++round) {
     const std::string rid = "twin-" + std::to_string(round);
     std::vector<std::optional<Result<pipeline::Submitted>>> slots(2);
-    std::vector<bool> taken(2, false);
+    std::vector<char> taken(2, 0);  // not vector<bool>: its bits share a word across threads
     std::vector<std::thread> twins;
     for (int k = 0; k < 2; ++k) {
       twins.emplace_back([&, k] {
