@@ -45,26 +45,8 @@ struct Counted {
 }  // namespace
 
 void ServiceState::count_call(const std::string& method, const grpc::Status& s) {
-  static constexpr const char* kNames[] = {"OK",
-                                           "CANCELLED",
-                                           "UNKNOWN",
-                                           "INVALID_ARGUMENT",
-                                           "DEADLINE_EXCEEDED",
-                                           "NOT_FOUND",
-                                           "ALREADY_EXISTS",
-                                           "PERMISSION_DENIED",
-                                           "RESOURCE_EXHAUSTED",
-                                           "FAILED_PRECONDITION",
-                                           "ABORTED",
-                                           "OUT_OF_RANGE",
-                                           "UNIMPLEMENTED",
-                                           "INTERNAL",
-                                           "UNAVAILABLE",
-                                           "DATA_LOSS",
-                                           "UNAUTHENTICATED"};
-  const int c = static_cast<int>(s.error_code());
   std::lock_guard lock(calls_mu);
-  ++calls[{method, c >= 0 && c <= 16 ? kNames[c] : "UNKNOWN"}];
+  ++calls[{method, std::string(grpc_code_name(s.error_code()))}];
 }
 
 std::string ServiceState::metrics_text() {
