@@ -16,7 +16,7 @@ namespace {
 
 struct StatusOptions {
   RemoteOptions remote;
-  bool json = false;
+  bool json = false, cluster = false;
 };
 
 struct CancelOptions {
@@ -53,6 +53,37 @@ std::string priority_text(int p) {
     default:
       return fmt::format("priority {}", p);
   }
+}
+
+// The job store's lines: where, the shared queue, and (--cluster) the workers sharing it.
+std::string store_text(const v1::StoreStatus& s) {
+  if (s.store().empty()) return "";
+  std::string out = fmt::format("store: {} as worker {}{}\n", server_text(s.store()),
+                                server_text(s.worker()), s.shared() ? " (shared queue)" : "");
+  if (!s.error().empty()) out += fmt::format("  error: {}\n", server_text(s.error()));
+  std::string queued;
+  uint32_t total = 0;
+  for (const v1::QueueDepth& q : s.queued()) {
+    queued += fmt::format("{} {}, ", q.jobs(), priority_text(q.priority()));
+    total += q.jobs();
+  }
+  out += fmt::format(
+      "  queue: {} queued{}, {} running ({} here); done {}, failed {}, cancelled {}\n", total,
+      queued.empty() ? "" : " (" + queued.substr(0, queued.size() - 2) + ")", s.running(),
+      s.claimed_here(), s.done(), s.failed(), s.cancelled());
+  if (s.workers_size() > 0) {
+    out += fmt::format("  workers: {}\n", s.workers_size());
+    for (const v1::ClusterWorker& w : s.workers()) {
+      std::string hot;
+      for (const std::string& h : w.hot_circuits()) hot += (hot.empty() ? "" : ",") + h;
+      out += fmt::format("    {:<28} host {:<16} devices {:<12} running {:>3}  last seen {:.1f} s "
+                         "ago  hot params: {}\n",
+                         server_text(w.name()), server_text(w.host()), server_text(w.devices()),
+                         w.running(), w.last_seen_seconds_ago(),
+                         hot.empty() ? "none" : server_text(hot));
+    }
+  }
+  return out;
 }
 
 std::string status_text(const v1::EngineStatus& st, const std::string& addr) {
@@ -106,6 +137,7 @@ std::string status_text(const v1::EngineStatus& st, const std::string& addr) {
       "failures {}; retries {}; submits refused {}; results retained {}\n",
       c.jobs_done(), c.jobs_failed(), c.jobs_cancelled(), c.partitions_proved(),
       c.verification_failures(), c.retries(), c.submits_refused(), st.retained_results());
+  out += store_text(st.store());
   return out;
 }
 
@@ -115,7 +147,9 @@ int run_status(const StatusOptions& o) {
   if (!client.ok()) return fail(kCmd, client.status());
   v1::EngineStatus st;
   auto ctx = (*client)->context(kCallDeadline);
-  const grpc::Status s = (*client)->stub().GetStatus(ctx.get(), v1::GetStatusRequest(), &st);
+  v1::GetStatusRequest req;
+  req.set_cluster(o.cluster);
+  const grpc::Status s = (*client)->stub().GetStatus(ctx.get(), req, &st);
   if (!s.ok()) return fail(kCmd, rpc_error(s, "GetStatus", **client));
   if (o.json) {
     google::protobuf::util::JsonPrintOptions options;
@@ -195,6 +229,8 @@ void add_remote_admin(CLI::App& app, int* exit_code) {
                                         "workers, queues, budget, params, jobs, counters");
   add_remote_options(status, &st->remote);
   status->add_flag("--json", st->json, "print the EngineStatus message as JSON");
+  status->add_flag("--cluster", st->cluster,
+                   "also list the workers sharing the job store (store.backend: postgres)");
   status->callback([st, exit_code] { *exit_code = run_status(*st); });
 
   auto c = std::make_shared<CancelOptions>();

@@ -1,4 +1,4 @@
-// pipeline_sections.cpp: the `compute`, `pipeline`, `params` and `server` sections of a version 1
+// pipeline_sections.cpp: the `compute`, `pipeline`, `params`, `server` (and `store`) sections of a version 1
 // config (zkpipe/config.h), read strictly like the rest (sections.h). Documented in
 // configs/README.md. Thread-safety: pure functions.
 #include "sections.h"
@@ -45,12 +45,16 @@ Status parse_compute(const YamlReader& r, const Field& section, ComputeConfig& c
   return ok_status();
 }
 
+}  // namespace
+
 Status read_count(const YamlReader& r, const Field* f, uint64_t min, uint64_t max, uint32_t& out) {
   if (f == nullptr) return ok_status();
   ZKP_ASSIGN_OR_RETURN(const uint64_t n, r.integer(*f, min, max));
   out = static_cast<uint32_t>(n);
   return ok_status();
 }
+
+namespace {
 
 Status parse_pipeline(const YamlReader& r, const Field& section, PipelineConfig& p) {
   ZKP_ASSIGN_OR_RETURN(
@@ -96,6 +100,8 @@ Status parse_params(const YamlReader& r, const Field& section, const std::filesy
   return ok_status();
 }
 
+}  // namespace
+
 Status parse_duration(const YamlReader& r, const Field& f, bool allow_infinite, int64_t& out) {
   ZKP_ASSIGN_OR_RETURN(const std::string text,
                        r.scalar(f, allow_infinite ? "a duration or 'infinite'" : "a duration"));
@@ -105,6 +111,8 @@ Status parse_duration(const YamlReader& r, const Field& f, bool allow_infinite, 
   out = *ms;
   return ok_status();
 }
+
+namespace {
 
 Status parse_server(const YamlReader& r, const Field& section, ServerConfig& s) {
   ZKP_ASSIGN_OR_RETURN(
@@ -183,6 +191,9 @@ Status parse_pipeline_sections(const YamlReader& r, const std::vector<Field>& ro
   }
   if (const Field* f = find_field(root_fields, "server")) {
     ZKP_RETURN_IF_ERROR(parse_server(r, *f, config.server));
+  }
+  if (const Field* f = find_field(root_fields, "store")) {
+    ZKP_RETURN_IF_ERROR(parse_store(r, *f, base, config.store));
   }
   return ok_status();
 }

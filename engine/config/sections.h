@@ -22,7 +22,17 @@ Result<std::optional<uint64_t>> positive_size(const YamlReader& r, const Field& 
 Result<std::string> resolve_dir(const YamlReader& r, const Field& f,
                                 const std::filesystem::path& base);
 
-// Reads the optional `compute`, `pipeline`, `params` and `server` sections of the root's fields.
+// An integer in [min, max] into `out`; nothing when `f` is null.
+Status read_count(const YamlReader& r, const Field* f, uint64_t min, uint64_t max, uint32_t& out);
+// A duration ("30s", "5m"); "infinite" (-1) only with `allow_infinite`.
+Status parse_duration(const YamlReader& r, const Field& f, bool allow_infinite, int64_t& out);
+
+// The `store` section (store_section.cpp).
+Status parse_store(const YamlReader& r, const Field& section, const std::filesystem::path& base,
+                   StoreConfig& s);
+
+// Reads the optional `compute`, `pipeline`, `params`, `server` and `store` sections of the root's
+// fields.
 Status parse_pipeline_sections(const YamlReader& r, const std::vector<Field>& root_fields,
                                const std::filesystem::path& base, Config& config);
 

@@ -131,6 +131,7 @@ void Engine::Impl::start_workers() {
   for (size_t w = 0; w < p.finalizers; ++w) {
     threads.emplace_back([this, w] { finalizer_loop(w); });
   }
+  if (options.on_job_end) threads.emplace_back([this] { reporter_loop(); });
 }
 
 void Engine::Impl::stop() {
@@ -150,6 +151,7 @@ void Engine::Impl::stop() {
   synth_cv.notify_all();
   compute_cv.notify_all();
   final_cv.notify_all();
+  report_cv.notify_all();
   for (std::thread& t : threads) t.join();
   threads.clear();
   later.flush();
@@ -209,6 +211,43 @@ std::string Engine::Impl::startup_prediction(const MemoryPlan& plan, const Syste
                      describe_prediction(*largest), largest->circuit_id, largest->abc_in_flight,
                      circuits > 1 ? fmt::format(", the largest of {} circuits", circuits) : "",
                      cap);
+}
+
+Result<Submitted> Engine::check(const JobRequest& request) {
+  const std::string what = request.input_name.empty() ? "request" : request.input_name;
+  return guarded(what + ": check", [&] { return impl_->check(request); });
+}
+
+Result<Submitted> Engine::Impl::check(const JobRequest& request) {
+  const std::string what = request.input_name.empty() ? "request" : request.input_name;
+  ZKP_ASSIGN_OR_RETURN(const zkp_proof_type* type, proof_type(request.proof_type));
+  PluginJob parsed;
+  parsed.type = type;
+  char message[kPluginMessageBytes] = "";
+  ZKP_RETURN_IF_ERROR(
+      plugin_status(type->parse(request.input.data(), request.input.size(), what.c_str(),
+                                &parsed.handle, {message, sizeof message}),
+                    message, what));
+  zkp_job_info info{};
+  info.struct_size = sizeof info;
+  ZKP_RETURN_IF_ERROR(
+      plugin_status(type->info(parsed.handle, &info, {message, sizeof message}), message, what));
+  // The whole-budget check of submit: a job that can never fit is refused now.
+  if (Result<CircuitMemory> c = srs->circuit_memory(info.circuit_id); c.ok()) {
+    const uint64_t need =
+        c->resident() + c->abc + c->rest() + request_reservation_bytes(request.input.size());
+    if (need > budget->total()) {
+      return resource_exhausted(fmt::format(
+          "{}: one partition of {} needs {} (with its params, the prover's scratch and the parsed "
+          "request), more than the whole memory budget of {} (pipeline.budget; `zkpipe plan` "
+          "says what a workload needs)",
+          what, info.circuit_id, format_bytes(need), format_bytes(budget->total())));
+    }
+  }
+  Submitted out;
+  out.partitions = info.partitions;
+  out.circuit_id = info.circuit_id;
+  return out;
 }
 
 Result<MemoryPrediction> Engine::plan(const JobRequest& sample, uint64_t jobs) {
@@ -278,6 +317,7 @@ Result<Submitted> Engine::Impl::submit(JobRequest request, bool& taken) {
                        partition_indices(type, plugin->handle, job->info.partitions, what));
   job->result.partition_indices = job->indices;
   job->type_name = request.proof_type;
+  job->tag = request.tag;
   job->input_name = what;
   job->request_id = request.request_id;
   job->input_hash = hash;
@@ -332,6 +372,23 @@ Result<Submitted> Engine::Impl::submit(JobRequest request, bool& taken) {
   job->parts.assign(parts, PartState::kQueued);
   job->proofs.resize(parts);
   job->timings.resize(parts);
+  for (const auto& [position, bytes] : request.proved) {  // an earlier attempt's checkpoints
+    Result<groth16::Proof> proof = position < parts
+                                       ? groth16::decode_proof(bytes.data(), bytes.size())
+                                       : Result<groth16::Proof>(invalid_argument("no such position"));
+    if (!proof.ok()) {
+      spdlog::warn("{}: the checkpointed proof of position {} is not used ({}); proving it again",
+                   what, position, proof.status().to_string());
+      continue;
+    }
+    job->proofs[position] = *proof;
+    job->parts[position] = PartState::kProved;
+    ++job->proved;
+  }
+  if (job->proved > 0) {
+    spdlog::info("{}: {} of {} partition(s) already proved by an earlier attempt", what,
+                 job->proved, parts);
+  }
   std::lock_guard lock(m.mu);
   if (!m.accepting) return unavailable("the engine is draining; " + what + " not accepted");
   // A twin may have been accepted meanwhile: the same request attaches to it, another one with
@@ -345,10 +402,18 @@ Result<Submitted> Engine::Impl::submit(JobRequest request, bool& taken) {
   job->submitted_ns = m.trace.now_ns();
   job->queued_ns.assign(parts, job->submitted_ns);
   for (uint32_t p = 0; p < parts; ++p) {
-    m.synth_queue.insert({static_cast<uint8_t>(job->priority), job->id, p});
+    if (job->parts[p] == PartState::kQueued) {
+      m.synth_queue.insert({static_cast<uint8_t>(job->priority), job->id, p});
+    }
   }
   m.jobs.emplace(job->id, job);
-  for (uint32_t p = 0; p < parts; ++p) m.emit(*job, EventKind::kQueued, p);
+  for (uint32_t p = 0; p < parts; ++p) {
+    m.emit(*job, job->parts[p] == PartState::kQueued ? EventKind::kQueued : EventKind::kProved, p);
+  }
+  if (job->proved == parts) {
+    m.proved_at_submit.push_back(job);
+    m.final_cv.notify_one();
+  }
   m.synth_cv.notify_all();
   Submitted out;
   out.job = job->id;

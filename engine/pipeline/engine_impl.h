@@ -78,6 +78,7 @@ struct QueueKey {
 
 struct Job {
   uint64_t id = 0;
+  uint64_t tag = 0;  // JobRequest::tag
   std::string request_id, type_name, input_name;
   std::array<uint8_t, 32> input_hash{};
   zkp_job_info info{};
@@ -162,6 +163,9 @@ struct Engine::Impl {
   std::set<QueueKey> synth_queue;                              // mu
   std::map<QueueKey, std::unique_ptr<PartitionWork>> ready;    // mu: synthesized
   std::map<QueueKey, std::unique_ptr<PartitionWork>> started;  // mu: for the finalizers
+  std::deque<std::shared_ptr<Job>> proved_at_submit;  // mu: every partition came proved
+  std::deque<JobResult> ended_reports;  // mu: for options.on_job_end, oldest first
+  std::condition_variable report_cv;    // an ended job to report, or stopping
   size_t synth_active = 0;                                     // mu
   uint64_t next_job = 1;                                       // mu
   bool accepting = true, stopping = false, paused = false;     // mu
@@ -187,6 +191,7 @@ struct Engine::Impl {
   void emit(Job& job, EventKind kind, uint32_t position, std::string device = {});
   void forget_expired();  // under mu: drops ended jobs past options.retain
   Result<MemoryPrediction> plan(const JobRequest& sample, uint64_t jobs);  // Engine::plan
+  Result<Submitted> check(const JobRequest& request);                      // Engine::check
   std::string startup_prediction(const MemoryPlan& plan, const SystemInfo& info);
   void start_workers();
   void stop();
@@ -197,6 +202,7 @@ struct Engine::Impl {
   void retire_compute_worker(const std::string& track, const Status& health,
                              std::unique_lock<std::mutex>& lock);
   void finalizer_loop(size_t worker);
+  void reporter_loop();  // calls options.on_job_end outside mu; drains before it exits
   Result<std::unique_ptr<PartitionWork>> synthesize(const std::shared_ptr<Job>& job,
                                                     std::shared_ptr<PluginJob> plugin,
                                                     uint32_t partition, const std::string& track);

@@ -19,8 +19,26 @@ void Engine::Impl::finalizer_loop(size_t worker) {
   std::unique_lock lock(mu);
   for (;;) {
     worker_state[track] = "idle";
-    final_cv.wait(lock, [&] { return stopping || !started.empty(); });
+    final_cv.wait(lock,
+                  [&] { return stopping || !started.empty() || !proved_at_submit.empty(); });
     if (stopping) return;
+    if (!proved_at_submit.empty()) {  // a job whose every partition an earlier attempt proved
+      const std::shared_ptr<Job> job = std::move(proved_at_submit.front());
+      proved_at_submit.pop_front();
+      worker_state[track] = fmt::format("verify job {}", job->id);
+      lock.unlock();
+      const Status s = guarded(fmt::format("job {}: verification and assembly", job->id), [&] {
+        finalize_job(job, track);
+        return ok_status();
+      });
+      Deferred failed;
+      lock.lock();
+      if (!s.ok() && !ended(*job)) end_job(*job, JobState::kFailed, s, failed);
+      lock.unlock();
+      failed.flush();
+      lock.lock();
+      continue;
+    }
     auto node = started.extract(started.begin());
     const QueueKey key = node.key();
     std::unique_ptr<PartitionWork> work = std::move(node.mapped());
@@ -44,6 +62,11 @@ void Engine::Impl::finalizer_loop(size_t worker) {
     work->rest_reservation.release();
     work->timing.prove_finish = ms_between(t0, t1);
     log_fin_timing(*work);
+    if (proof.ok() && options.on_partition_proof) {
+      std::array<uint8_t, groth16::kProofBytes> bytes;
+      groth16::encode_proof(*proof, bytes.data());
+      options.on_partition_proof(job->id, job->tag, key.partition, bytes);
+    }
     Deferred later;
     bool complete = false;
     lock = lock_timed(&work->timing.lock_wait);
@@ -91,6 +114,27 @@ void Engine::Impl::finalize_job(const std::shared_ptr<Job>& job, const std::stri
     for (const auto& p : job->proofs) proofs.push_back(*p);
     plugin = job->plugin;
     params = job->srs;
+  }
+  if (!params) {  // every partition came proved: no synthesis acquired the params
+    const PluginJob* pj = plugin.get();
+    const std::string type = job->type_name;
+    ReserveOptions wait;
+    wait.priority = job->priority;
+    wait.deadline = job->deadline;
+    wait.cancelled = &job->cancelled;
+    Result<SrsHandle> acquired = srs->acquire(
+        job->info.circuit_id,
+        [pj, type] { return record_r1cs(pj->type, pj->handle, "proof type " + type); }, wait);
+    if (!acquired.ok()) {
+      Deferred later;
+      std::unique_lock lock(mu);
+      end_job(*job, JobState::kFailed,
+              acquired.status().with_context(fmt::format("job {}: its params", job->id)), later);
+      lock.unlock();
+      later.flush();
+      return;
+    }
+    params = std::move(*acquired);
   }
   const uint32_t parts = job->info.partitions;
   const int64_t t0 = trace.now_ns();

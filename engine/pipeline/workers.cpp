@@ -43,6 +43,23 @@ bool ended(const Job& job) {
   return job.state != JobState::kQueued && job.state != JobState::kRunning;
 }
 
+void Engine::Impl::reporter_loop() {
+  std::unique_lock lock(mu);
+  for (;;) {
+    report_cv.wait(lock, [&] { return stopping || !ended_reports.empty(); });
+    if (ended_reports.empty()) return;  // stopping, and every report delivered
+    const JobResult r = std::move(ended_reports.front());
+    ended_reports.pop_front();
+    lock.unlock();
+    const Status s = guarded("on_job_end", [&] {
+      options.on_job_end(r);
+      return ok_status();
+    });
+    if (!s.ok()) spdlog::error("job {}: reporting its end: {}", r.job, s.to_string());
+    lock.lock();
+  }
+}
+
 void Deferred::flush() {
   for (const std::string& w : warnings) spdlog::warn("{}", w);
   warnings.clear();
@@ -91,6 +108,7 @@ void Engine::Impl::end_job(Job& job, JobState state, Status status, Deferred& la
   }
   JobResult& r = job.result;
   r.job = job.id;
+  r.tag = job.tag;
   r.request_id = job.request_id;
   r.proof_type = job.type_name;
   r.circuit_id = job.info.circuit_id;
@@ -101,6 +119,10 @@ void Engine::Impl::end_job(Job& job, JobState state, Status status, Deferred& la
   if (state != JobState::kDone) r.proof.clear();
   ended_order.emplace_back(job.ended_ns, job.id);
   emit(job, EventKind::kJobEnded, 0);
+  if (options.on_job_end) {
+    ended_reports.push_back(r);
+    report_cv.notify_one();
+  }
   auto& counter = state == JobState::kDone     ? counters.jobs_done
                   : state == JobState::kFailed ? counters.jobs_failed
                                                : counters.jobs_cancelled;

@@ -89,6 +89,30 @@ struct ServerConfig {
   int64_t trace_window_ms = 600'000;     // how much of the trace /trace and the panel can show
 };
 
+// `store:` where `zkpipe serve` records every accepted job before it answers, and each finished
+// partition and result (zkpipe/store/job_store.h). sqlite: one daemon per file; postgres: many
+// daemons sharing one queue.
+struct Config;
+struct StoreConfig {
+  std::string backend = "sqlite";  // sqlite | postgres
+  std::string sqlite_path;         // empty: jobs.db beside the params dir (default_sqlite_path)
+  std::string postgres_conninfo;   // a libpq connection string; secrets may come from PG* / .pgpass
+  int64_t lease_ms = 30'000;       // a claim's lease; renewed every heartbeat_ms
+  int64_t heartbeat_ms = 5'000;    // at most a third of the lease
+  int64_t poll_ms = 1'000;         // how often an idle worker looks for queued jobs (postgres)
+  int64_t reap_ms = 5'000;         // how often a worker re-queues jobs whose lease ran out
+  uint32_t max_attempts = 3;       // claims of one job before it fails for good
+  int64_t retry_backoff_ms = 1'000;       // a failed attempt waits this long, doubled each time
+  int64_t retain_ms = 7ll * 24 * 3600'000;  // finished jobs (and their inputs) kept this long
+  std::string worker;              // this daemon's name in the cluster; empty: <hostname>-<pid>
+  uint32_t claim_ahead = 1;        // jobs claimed beyond those proving now (postgres)
+  uint64_t chunk_bytes = 1ull << 20;  // inputs are stored in chunks of this size
+};
+
+// Where the SQLite store lives when store.sqlite.path is not set: jobs.db in the params
+// directory's parent (/var/lib/zkpipe/jobs.db for /var/lib/zkpipe/params).
+std::string default_sqlite_path(const Config& config);
+
 struct Config {
   std::string path;  // the file it came from ("<string>" when parsed from text)
   int version = 1;
@@ -99,6 +123,7 @@ struct Config {
   PipelineConfig pipeline;
   ParamsConfig params;
   ServerConfig server;
+  StoreConfig store;
 };
 
 // Reads and validates a config file. NOT_FOUND when it cannot be read, INVALID_ARGUMENT with

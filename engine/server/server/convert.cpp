@@ -224,4 +224,69 @@ void fill_status(const nlohmann::json& st, const pipeline::Engine& engine,
   out->set_version("zkpipe 0.1.0");
 }
 
+void fill_stored_result(const store::JobRecord& r, v1::ProofResult* out) {
+  if (r.state == store::JobState::kDone && !r.result.empty() &&
+      out->ParseFromArray(r.result.data(), static_cast<int>(r.result.size()))) {
+    out->set_job_id(r.id);
+    return;
+  }
+  out->Clear();
+  out->set_job_id(r.id);
+  out->set_request_id(r.request_id);
+  out->set_proof_type(r.proof_type);
+  out->set_circuit_id(r.circuit_id);
+  switch (r.state) {
+    case store::JobState::kQueued: out->set_state(v1::JOB_STATE_QUEUED); break;
+    case store::JobState::kRunning: out->set_state(v1::JOB_STATE_RUNNING); break;
+    case store::JobState::kDone: {
+      // A done job whose stored result does not decode: say so rather than return no proof.
+      out->set_state(v1::JOB_STATE_FAILED);
+      const grpc::Status s = to_grpc(
+          internal_error(fmt::format("job {}: its stored result does not decode ({} bytes)", r.id,
+                                     r.result.size())));
+      out->set_status_code(static_cast<int32_t>(s.error_code()));
+      out->set_status_message(s.error_message());
+      return;
+    }
+    case store::JobState::kFailed: out->set_state(v1::JOB_STATE_FAILED); break;
+    case store::JobState::kCancelled: out->set_state(v1::JOB_STATE_CANCELLED); break;
+  }
+  if (r.error_code != 0) {
+    const grpc::Status s = to_grpc(Status(static_cast<Code>(r.error_code), r.error));
+    out->set_status_code(static_cast<int32_t>(s.error_code()));
+    out->set_status_message(r.error);
+  }
+}
+
+void fill_store_status(const nlohmann::json& j, v1::EngineStatus* out) {
+  v1::StoreStatus* s = out->mutable_store();
+  s->set_store(j.value("store", ""));
+  s->set_worker(j.value("worker", ""));
+  s->set_shared(j.value("shared", false));
+  if (j.contains("queued")) {
+    for (const auto& [priority, n] : j["queued"].items()) {
+      v1::QueueDepth* q = s->add_queued();
+      q->set_priority(static_cast<v1::Priority>(std::stoi(priority)));
+      q->set_jobs(n.get<uint32_t>());
+    }
+  }
+  s->set_running(j.value("running", 0u));
+  s->set_done(j.value("done", 0u));
+  s->set_failed(j.value("failed", 0u));
+  s->set_cancelled(j.value("cancelled", 0u));
+  s->set_claimed_here(j.value("claimed_here", 0u));
+  s->set_error(j.value("error", ""));
+  if (j.contains("workers")) {
+    for (const auto& w : j["workers"]) {
+      v1::ClusterWorker* cw = s->add_workers();
+      cw->set_name(w.value("name", ""));
+      cw->set_host(w.value("host", ""));
+      cw->set_devices(w.value("devices", ""));
+      for (const auto& h : w["hot_circuits"]) cw->add_hot_circuits(h.get<std::string>());
+      cw->set_running(w.value("running", 0u));
+      cw->set_last_seen_seconds_ago(w.value("last_seen_seconds_ago", 0.0));
+    }
+  }
+}
+
 }  // namespace zkpipe::server

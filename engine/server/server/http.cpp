@@ -78,6 +78,7 @@ Status HttpServer::start(const Address& address) {
     nlohmann::json st = engine_.status_json();
     st["draining"] = state_.draining.load();
     st["proof_types"] = engine_.proof_types();
+    if (state_.broker != nullptr) st["store"] = state_.broker->status_json(true);
     res.set_content(st.dump(2) + "\n", "application/json");
   });
   h.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {

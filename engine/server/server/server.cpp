@@ -19,7 +19,9 @@
 #include <thread>
 
 #include "http.h"
+#include "broker.h"
 #include "service.h"
+#include "zkpipe/store/job_store.h"
 
 namespace zkpipe::server {
 namespace {
@@ -67,6 +69,10 @@ Status prepare_unix_socket(const Address& a) {
 
 struct Server::Impl {
   ServiceState state;
+  // Declared before the engine: the engine's shutdown reports its jobs' ends to the broker,
+  // which commits them to the store, so both outlive it.
+  std::unique_ptr<store::JobStore> store;
+  std::unique_ptr<JobBroker> broker;
   std::unique_ptr<pipeline::Engine> engine;
   std::unique_ptr<ProvingService> service;
   std::unique_ptr<grpc::Server> grpc;
@@ -149,8 +155,25 @@ Result<std::unique_ptr<Server>> Server::start(const Config& config, const ServeO
   engine_options.retain.count = sc.retain_count;
   engine_options.retain.age = std::chrono::milliseconds(sc.retain_age_ms);
   engine_options.trace_window = std::chrono::milliseconds(sc.trace_window_ms);
+  // The job store: every accepted job is recorded there before SubmitProof answers.
+  StoreConfig store_config = config.store;
+  if (store_config.backend == "sqlite" && store_config.sqlite_path.empty()) {
+    store_config.sqlite_path = default_sqlite_path(config);
+  }
+  Result<std::unique_ptr<store::JobStore>> opened = store::open_store(store_config);
+  if (!opened.ok()) return opened.status().with_context(config.path + ": store");
+  impl->store = std::move(*opened);
+  const bool shared = store_config.backend != "sqlite";
+  const uint32_t devices = std::max<size_t>(1, config.compute.devices.size());
+  const size_t claim_limit = config.pipeline.synthesis_workers +
+                             devices * config.compute.workers_per_device + store_config.claim_ahead;
+  impl->broker = std::make_unique<JobBroker>(*impl->store, store_config, store_config.worker, shared,
+                                             claim_limit);
+  impl->broker->hook(engine_options);
   ZKP_ASSIGN_OR_RETURN(impl->engine, pipeline::Engine::create(config, std::move(engine_options)));
-  impl->service = std::make_unique<ProvingService>(*impl->engine, impl->state);
+  impl->broker->start(*impl->engine);
+  impl->state.broker = impl->broker.get();
+  impl->service = std::make_unique<ProvingService>(*impl->engine, *impl->broker, impl->state);
 
   grpc::ServerBuilder builder;
   const int max = static_cast<int>(std::min<uint64_t>(sc.max_message_bytes, INT32_MAX));
@@ -215,12 +238,13 @@ void Server::drain(std::optional<std::chrono::milliseconds> timeout) {
     m.draining = true;
   }
   m.state.draining = true;
+  m.broker->stop_claiming();
   m.engine->stop_accepting();
   const size_t left = m.engine->unfinished_jobs();
   spdlog::info("draining: {} job(s) in flight; no new jobs are accepted", left);
   const auto until = timeout ? std::chrono::steady_clock::now() + *timeout
                              : std::chrono::steady_clock::time_point::max();
-  while (m.engine->unfinished_jobs() > 0) {
+  while (m.engine->unfinished_jobs() > 0 || m.broker->in_flight() > 0) {
     if (std::chrono::steady_clock::now() >= until) {
       spdlog::warn("draining: server.drain_timeout passed; cancelling {} job(s)",
                    m.engine->unfinished_jobs());

@@ -102,7 +102,7 @@ grpc::Status ProvingService::resolve(const v1::JobRef& ref, uint64_t* job) const
       return grpc::Status::OK;
     case v1::JobRef::kRequestId: {
       if (ref.request_id().empty()) return invalid("job.request_id: empty");
-      Result<uint64_t> id = engine_.find_request(ref.request_id());
+      Result<uint64_t> id = broker_.find_request(ref.request_id());
       if (!id.ok()) return to_grpc(id.status());
       *job = *id;
       return grpc::Status::OK;
@@ -142,8 +142,10 @@ grpc::Status ProvingService::submit(const v1::SubmitProofRequest& req,
     explicit InProgress(std::atomic<int64_t>& c) : n(c), before(c.fetch_add(1)) {}
     ~InProgress() { n.fetch_sub(1); }
   } in_progress(state_.submits_in_progress);
-  const uint64_t unfinished = engine_.unfinished_jobs() + static_cast<uint64_t>(in_progress.before);
-  if (req.request_id().empty() || !engine_.find_request(req.request_id()).ok()) {
+  Result<uint64_t> stored = broker_.unfinished();
+  if (!stored.ok()) return to_grpc(stored.status().with_context("the job store"));
+  const uint64_t unfinished = *stored + static_cast<uint64_t>(in_progress.before);
+  if (req.request_id().empty() || !broker_.find_request(req.request_id()).ok()) {
     if (unfinished >= state_.config.max_queued_jobs) {
       state_.submits_refused.fetch_add(1);
       return {grpc::StatusCode::RESOURCE_EXHAUSTED,
@@ -162,13 +164,14 @@ grpc::Status ProvingService::submit(const v1::SubmitProofRequest& req,
   }
   job.request_id = req.request_id();
   bool taken = false;
-  Result<pipeline::Submitted> s = engine_.submit_job(std::move(job), &taken);
+  // Stored durably before the answer (broker.h): a crash after this loses nothing.
+  Result<JobBroker::Accepted> s = broker_.submit(std::move(job), &taken);
   if (!s.ok()) {
     if (taken) return {grpc::StatusCode::ALREADY_EXISTS, s.status().message()};
     if (s.status().code() == Code::kResourceExhausted) state_.submits_refused.fetch_add(1);
     return to_grpc(s.status());
   }
-  out->set_job_id(s->job);
+  out->set_job_id(s->id);
   out->set_queue_position(s->queue_position);
   out->set_attached(s->attached);
   out->set_partitions(s->partitions);
@@ -194,26 +197,28 @@ grpc::Status ProvingService::await(grpc::ServerContext* ctx, uint64_t job, bool 
   Clock::time_point until = ctx->deadline();
   if (has_timeout) until = std::min(until, start + milliseconds(timeout_ms));
   for (;;) {
-    const auto now = Clock::now();
-    const auto left = std::chrono::duration_cast<milliseconds>(until - now);
-    const milliseconds slice = std::clamp(left, milliseconds(0), kSlice);
-    Result<pipeline::JobResult> r = engine_.wait(job, slice);
-    if (r.ok()) {
-      fill_result(*r, out);
-      if (with_vk && r->state == pipeline::JobState::kDone) {
+    // The store is the record: a job ends there when its result (or failure) is committed,
+    // here or on another worker of the cluster.
+    Result<store::JobRecord> r = broker_.record(job, true);
+    if (!r.ok()) return to_grpc(r.status());
+    if (store::is_final(r->state)) {
+      fill_stored_result(*r, out);
+      if (with_vk && r->state == store::JobState::kDone) {
         Result<std::string> vk = engine_.snarkjs_verifying_key(r->circuit_id);
         if (!vk.ok()) return to_grpc(vk.status().with_context("the verifying key"));
         out->set_snarkjs_verification_key(*vk);
       }
       return grpc::Status::OK;
     }
-    if (r.status().code() != Code::kDeadlineExceeded) return to_grpc(r.status());
     if (ctx->IsCancelled()) return {grpc::StatusCode::CANCELLED, "the client went away"};
-    if (Clock::now() >= until) {
+    const auto now = Clock::now();
+    if (now >= until) {
       return {grpc::StatusCode::DEADLINE_EXCEEDED,
               fmt::format("job {} has not ended after {} ms; it goes on (await it again)", job,
-                          std::chrono::duration_cast<milliseconds>(Clock::now() - start).count())};
+                          std::chrono::duration_cast<milliseconds>(now - start).count())};
     }
+    const auto left = std::chrono::duration_cast<milliseconds>(until - now);
+    broker_.wait_commit(std::clamp(left, milliseconds(1), kSlice));
   }
 }
 
@@ -247,18 +252,20 @@ grpc::Status ProvingService::CancelProof(grpc::ServerContext* ctx,
   if (grpc::Status a = authorize(ctx); !a.ok()) return done(a);
   if (req->job_id() == 0) return done(invalid("job_id: 0 is not a job (ids start at 1)"));
   bool was_running = false;
-  if (Status s = engine_.cancel(req->job_id(), &was_running); !s.ok()) return done(to_grpc(s));
+  if (Status s = broker_.cancel(req->job_id(), &was_running); !s.ok()) return done(to_grpc(s));
   out->set_was_running(was_running);
   spdlog::info("job {} cancelled by a client ({})", req->job_id(),
                was_running ? "it was running" : "it was queued");
   return done(grpc::Status::OK);
 }
 
-grpc::Status ProvingService::GetStatus(grpc::ServerContext* ctx, const v1::GetStatusRequest*,
+grpc::Status ProvingService::GetStatus(grpc::ServerContext* ctx, const v1::GetStatusRequest* req,
                                        v1::EngineStatus* out) {
   const Counted done{state_, "GetStatus"};
   if (grpc::Status a = authorize(ctx); !a.ok()) return done(a);
   fill_status(engine_.status_json(), engine_, state_, out);
+  for (v1::JobSummary& j : *out->mutable_jobs()) j.set_job_id(broker_.store_job(j.job_id()));
+  fill_store_status(broker_.status_json(req->cluster()), out);
   return done(grpc::Status::OK);
 }
 
@@ -326,7 +333,14 @@ grpc::Status ProvingService::WatchJob(grpc::ServerContext* ctx, const v1::WatchJ
   if (grpc::Status a = authorize(ctx); !a.ok()) return done(a);
   uint64_t job = 0;
   if (grpc::Status s = resolve(req->job(), &job); !s.ok()) return done(s);
-  Result<pipeline::JobWatch> watch = engine_.watch(job);
+  std::optional<uint64_t> local = broker_.local_job(job);
+  if (!local) {
+    bool claimed_here = false;
+    grpc::Status s = watch_stored(ctx, job, writer, &claimed_here);
+    local = broker_.local_job(job);
+    if (!claimed_here || !local) return done(s);
+  }
+  Result<pipeline::JobWatch> watch = engine_.watch(*local);
   if (!watch.ok()) return done(to_grpc(watch.status()));
   for (;;) {
     if (ctx->IsCancelled()) return done({grpc::StatusCode::CANCELLED, "the client went away"});
@@ -337,8 +351,43 @@ grpc::Status ProvingService::WatchJob(grpc::ServerContext* ctx, const v1::WatchJ
     if (!e) continue;
     v1::JobEvent msg;
     fill_event(*e, &msg);
+    msg.set_job_id(job);
     if (!writer->Write(msg)) return done({grpc::StatusCode::CANCELLED, "the client went away"});
     if (e->kind == pipeline::EventKind::kJobEnded) return done(grpc::Status::OK);
+  }
+}
+
+// A job not running here (queued in the store, on another worker, or ended): its stream is the
+// stored job's end, polled from the store; it switches to the engine's events if it is claimed
+// here meanwhile.
+grpc::Status ProvingService::watch_stored(grpc::ServerContext* ctx, uint64_t job,
+                                          grpc::ServerWriter<v1::JobEvent>* writer,
+                                          bool* claimed_here) {
+  for (;;) {
+    Result<store::JobRecord> r = broker_.record(job, false);
+    if (!r.ok()) return to_grpc(r.status());
+    if (store::is_final(r->state)) {
+      v1::JobEvent msg;
+      msg.set_job_id(job);
+      msg.set_kind(v1::EVENT_KIND_JOB_ENDED);
+      msg.set_partitions(r->partitions);
+      v1::ProofResult as_result;
+      fill_stored_result(*r, &as_result);
+      msg.set_state(as_result.state());
+      msg.set_status_code(as_result.status_code());
+      msg.set_status_message(as_result.status_message());
+      if (!writer->Write(msg)) return {grpc::StatusCode::CANCELLED, "the client went away"};
+      return grpc::Status::OK;
+    }
+    if (broker_.local_job(job)) {
+      *claimed_here = true;
+      return grpc::Status::OK;
+    }
+    if (ctx->IsCancelled()) return {grpc::StatusCode::CANCELLED, "the client went away"};
+    if (Clock::now() >= ctx->deadline()) {
+      return {grpc::StatusCode::DEADLINE_EXCEEDED, "the call's deadline passed"};
+    }
+    broker_.wait_commit(kSlice);
   }
 }
 

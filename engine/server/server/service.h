@@ -1,6 +1,7 @@
 // service.h: private to engine/server. ProvingService implements zkpipe.v1.ProvingEngine over a
 // pipeline::Engine (service.cpp); convert.cpp turns engine values into messages. ServiceState is
-// what the service, the HTTP side and the server share.
+// what the service, the HTTP side and the server share. Jobs are named by their job store ids
+// (broker.h); the engine's own ids stay inside.
 // Thread-safety: gRPC calls the handlers from many threads at once; all state is atomic or
 // guarded by its own mutex.
 #pragma once
@@ -15,6 +16,7 @@
 
 #include "zkpipe/config.h"
 #include "zkpipe/pipeline/engine.h"
+#include "broker.h"
 #include "zkpipe/server/client.h"
 #include "zkpipe/v1/proving_engine.grpc.pb.h"
 
@@ -24,6 +26,7 @@ namespace v1 = zkpipe::v1;
 
 struct ServiceState {
   ServerConfig config;
+  JobBroker* broker = nullptr;  // set once at start, before any call
   std::string token;  // empty: no TCP call needs one
   std::atomic<bool> draining{false};
   std::atomic<uint64_t> submits_refused{0};
@@ -36,7 +39,8 @@ struct ServiceState {
 
 class ProvingService final : public v1::ProvingEngine::Service {
  public:
-  ProvingService(pipeline::Engine& engine, ServiceState& state) : engine_(engine), state_(state) {}
+  ProvingService(pipeline::Engine& engine, JobBroker& broker, ServiceState& state)
+      : engine_(engine), broker_(broker), state_(state) {}
 
   grpc::Status SubmitProof(grpc::ServerContext* ctx, const v1::SubmitProofRequest* req,
                            v1::SubmitProofResponse* out) override;
@@ -64,7 +68,12 @@ class ProvingService final : public v1::ProvingEngine::Service {
                      bool with_vk, v1::ProofResult* out);
   grpc::Status resolve(const v1::JobRef& ref, uint64_t* job) const;
 
+  // WatchJob of a job not running here; `claimed_here` when it was claimed here meanwhile.
+  grpc::Status watch_stored(grpc::ServerContext* ctx, uint64_t job,
+                            grpc::ServerWriter<v1::JobEvent>* writer, bool* claimed_here);
+
   pipeline::Engine& engine_;
+  JobBroker& broker_;
   ServiceState& state_;
 };
 
@@ -77,5 +86,9 @@ void fill_event(const pipeline::JobEvent& e, v1::JobEvent* out);
 // From Engine::status_json() and the service's own counters.
 void fill_status(const nlohmann::json& status, const pipeline::Engine& engine,
                  const ServiceState& state, v1::EngineStatus* out);
+// A stored job's answer to AwaitProof: the committed result (done) or its state and error.
+void fill_stored_result(const store::JobRecord& r, v1::ProofResult* out);
+// The store's part of the status (JobBroker::status_json).
+void fill_store_status(const nlohmann::json& store, v1::EngineStatus* out);
 
 }  // namespace zkpipe::server

@@ -11,8 +11,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,11 @@ struct JobRequest {
   Priority priority = Priority::kNormal;
   std::optional<std::chrono::steady_clock::time_point> deadline;
   std::string request_id;  // the caller's; a repeat with the same input attaches to the job
+  // Partitions an earlier attempt already proved (a job store's checkpoints): position in the
+  // request -> its 192-byte proof. They are not proved again; the job's batch verification
+  // checks them with the rest, and one that does not verify (or decode) is proved again.
+  std::map<uint32_t, std::vector<uint8_t>> proved;
+  uint64_t tag = 0;  // the caller's number for the job (a daemon's claim), given back in callbacks
 };
 
 enum class JobState { kQueued, kRunning, kDone, kFailed, kCancelled };
@@ -52,6 +59,7 @@ struct PartitionTiming {
 
 struct JobResult {
   uint64_t job = 0;
+  uint64_t tag = 0;  // JobRequest::tag
   std::string request_id, proof_type, circuit_id;
   JobState state = JobState::kQueued;
   Status status;  // OK when done
@@ -112,6 +120,15 @@ struct EngineOptions {
   RetainPolicy retain;
   // Spans older than this are dropped from the trace (0: keep all; a daemon keeps a window).
   std::chrono::milliseconds trace_window{0};
+  // Called with each partition's proof as prove_finish makes it (before the job's batch
+  // verification), on a finalizer thread and outside the engine's locks: a daemon checkpoints it
+  // in its job store. `position` is the partition's position in the request.
+  std::function<void(uint64_t job, uint64_t tag, uint32_t position,
+                     std::span<const uint8_t> proof)>
+      on_partition_proof;
+  // Called once per job when it ends (done, failed or cancelled), in the order jobs end, on the
+  // engine's reporter thread and outside its locks; also for jobs the engine's shutdown cancels.
+  std::function<void(const JobResult& result)> on_job_end;
 };
 
 class Engine;
@@ -148,6 +165,9 @@ class Engine {
   // `request_id_taken` (when given) is set when it was refused because its request id names a
   // job with another input or proof type (INVALID_ARGUMENT; a server says ALREADY_EXISTS).
   Result<Submitted> submit_job(JobRequest request, bool* request_id_taken = nullptr);
+  // Parses and checks a request as submit would (the proof type, the plugin's parse, whether one
+  // partition fits the whole budget), without queueing it: partitions and circuit_id.
+  Result<Submitted> check(const JobRequest& request);
   // The job a request id names (while it is retained); NOT_FOUND otherwise.
   Result<uint64_t> find_request(const std::string& request_id) const;
   // The job's events (see JobWatch); NOT_FOUND for an unknown job.

@@ -1,0 +1,80 @@
+// store_common.cpp: see store_common.h; also job_state_name / is_final of job_store.h.
+#include "store_common.h"
+
+#include <openssl/evp.h>
+
+#include <algorithm>
+#include <sstream>
+
+namespace zkpipe::store {
+
+std::string_view job_state_name(JobState state) {
+  switch (state) {
+    case JobState::kQueued: return "queued";
+    case JobState::kRunning: return "running";
+    case JobState::kDone: return "done";
+    case JobState::kFailed: return "failed";
+    case JobState::kCancelled: return "cancelled";
+  }
+  return "unknown";
+}
+
+bool is_final(JobState state) {
+  return state == JobState::kDone || state == JobState::kFailed || state == JobState::kCancelled;
+}
+
+std::optional<JobState> job_state_from_name(std::string_view name) {
+  for (JobState s : {JobState::kQueued, JobState::kRunning, JobState::kDone, JobState::kFailed,
+                     JobState::kCancelled}) {
+    if (job_state_name(s) == name) return s;
+  }
+  return std::nullopt;
+}
+
+Digest sha256(std::span<const uint8_t> bytes) {
+  Digest out{};
+  unsigned int n = 0;
+  EVP_Digest(bytes.data(), bytes.size(), out.data(), &n, EVP_sha256(), nullptr);
+  return out;
+}
+
+std::string hex(std::span<const uint8_t> bytes) {
+  static const char* kDigits = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (uint8_t b : bytes) {
+    out.push_back(kDigits[b >> 4]);
+    out.push_back(kDigits[b & 15]);
+  }
+  return out;
+}
+
+int64_t backoff_ms(const StoreConfig& config, uint32_t attempts) {
+  constexpr int64_t kMax = 60'000;
+  int64_t ms = config.retry_backoff_ms;
+  for (uint32_t i = 1; i < attempts && ms < kMax; ++i) ms *= 2;
+  return std::min(ms, kMax);
+}
+
+std::string conninfo_for_messages(const std::string& conninfo) {
+  if (conninfo.empty()) return "(from the PG* environment)";
+  if (conninfo.rfind("postgres://", 0) == 0 || conninfo.rfind("postgresql://", 0) == 0) {
+    // URI form: drop "user:password@" down to the user.
+    const size_t at = conninfo.find('@');
+    const size_t scheme = conninfo.find("://") + 3;
+    if (at == std::string::npos) return conninfo;
+    const std::string userinfo = conninfo.substr(scheme, at - scheme);
+    const size_t colon = userinfo.find(':');
+    return conninfo.substr(0, scheme) + userinfo.substr(0, colon) + conninfo.substr(at);
+  }
+  std::istringstream in(conninfo);
+  std::string word, out;
+  while (in >> word) {
+    if (word.rfind("password", 0) == 0) continue;
+    if (!out.empty()) out += ' ';
+    out += word;
+  }
+  return out;
+}
+
+}  // namespace zkpipe::store

@@ -1,0 +1,425 @@
+// tests/store/conformance_leases.h: conformance checks of what a claim's owner and the clock do
+// to a job: heartbeats, fenced checkpoints and completions, failures and retries, reaping
+// expired leases, cancels, releases, retention, and the workers seen.
+// Thread-safety: call from the Catch2 test thread.
+#pragma once
+
+#include <algorithm>
+
+#include "store/conformance_support.h"
+
+namespace zkpipe::store::conformance {
+
+inline bool contains(const std::vector<uint64_t>& ids, uint64_t id) {
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+// A heartbeat renews its leases (nothing to reap after two leases' time) and reports as lost a
+// job whose fence another claim replaced.
+inline void check_heartbeat(const StoreUnderTest& sut) {
+  StoreConfig config = sut.fresh();
+  config.lease_ms = 1'500;
+  auto store = open_ok(sut, config);
+  const uint64_t id = submit_ok(*store, new_job("hb"));
+  const Claimed c1 = claim_one(*store, "w1");
+  WorkerInfo w1;
+  w1.name = "w1";
+  for (int i = 0; i < 3; ++i) {
+    Result<HeartbeatReply> beat = store->heartbeat(w1, {{id, c1.fence}});
+    INFO(beat.status().to_string());
+    REQUIRE(beat.ok());
+    CHECK(beat->lost.empty());
+    CHECK(beat->cancel_requested.empty());
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  }
+  // 2.1 s after the claim, 0.7 s after the last heartbeat: the lease still holds.
+  Result<size_t> reaped = store->reap();
+  REQUIRE(reaped.ok());
+  CHECK(*reaped == 0);
+  CHECK(get_ok(*store, id).state == JobState::kRunning);
+
+  // A fence that is not the job's is lost.
+  Result<HeartbeatReply> wrong = store->heartbeat(w1, {{id, c1.fence + 7}});
+  REQUIRE(wrong.ok());
+  CHECK(wrong->lost == std::vector<uint64_t>{id});
+
+  // Another claim (after a release) makes w1's fence stale; w2's holds.
+  REQUIRE(fenced_ok(store->release(id, c1.fence)));
+  const Claimed c2 = claim_one(*store, "w2");
+  CHECK(c2.fence > c1.fence);
+  Result<HeartbeatReply> lost = store->heartbeat(w1, {{id, c1.fence}});
+  REQUIRE(lost.ok());
+  CHECK(lost->lost == std::vector<uint64_t>{id});
+  WorkerInfo w2;
+  w2.name = "w2";
+  Result<HeartbeatReply> kept = store->heartbeat(w2, {{id, c2.fence}});
+  REQUIRE(kept.ok());
+  CHECK(kept->lost.empty());
+  // A worker cannot renew another's claim with its fence.
+  Result<HeartbeatReply> foreign = store->heartbeat(w1, {{id, c2.fence}});
+  REQUIRE(foreign.ok());
+  CHECK(foreign->lost == std::vector<uint64_t>{id});
+}
+
+// Checkpoints need the current fence; the first proof of a position stays; they survive a
+// release and come with the next claim.
+inline void check_checkpoint_fenced(const StoreUnderTest& sut) {
+  auto store = open_ok(sut, sut.fresh());
+  const uint64_t id = submit_ok(*store, new_job("cp"));
+  const Claimed c1 = claim_one(*store, "w1");
+  REQUIRE(store->checkpoint(id, c1.fence, 0, bytes_of("p0-first")).ok());
+  REQUIRE(store->checkpoint(id, c1.fence, 0, bytes_of("p0-second")).ok());
+  REQUIRE(store->checkpoint(id, c1.fence, 1, bytes_of("p1")).ok());
+  CHECK(get_ok(*store, id).checkpointed == 2);
+
+  Status stale = store->checkpoint(id, c1.fence + 1, 2, bytes_of("p2"));
+  CHECK(stale.code() == Code::kFailedPrecondition);
+  CHECK_THAT(stale.message(), Catch::Contains("fence"));
+  CHECK(get_ok(*store, id).checkpointed == 2);
+
+  REQUIRE(fenced_ok(store->release(id, c1.fence)));
+  // Queued: no fence is current.
+  CHECK(store->checkpoint(id, c1.fence, 2, bytes_of("p2")).code() == Code::kFailedPrecondition);
+  const Claimed c2 = claim_one(*store, "w2");
+  REQUIRE(c2.checkpoints.size() == 2);
+  CHECK(c2.checkpoints.at(0) == bytes_of("p0-first"));
+  CHECK(c2.checkpoints.at(1) == bytes_of("p1"));
+  CHECK(store->checkpoint(id, c1.fence, 2, bytes_of("p2")).code() == Code::kFailedPrecondition);
+  CHECK(get_ok(*store, id).checkpointed == 2);
+}
+
+// complete() with a stale fence writes nothing; the current one completes once.
+inline void check_complete_fenced(const StoreUnderTest& sut) {
+  auto store = open_ok(sut, sut.fresh());
+  const uint64_t id = submit_ok(*store, new_job("done"));
+  const Claimed c1 = claim_one(*store, "w1");
+  REQUIRE(fenced_ok(store->release(id, c1.fence)));
+  const Claimed c2 = claim_one(*store, "w2");
+
+  CHECK_FALSE(fenced_ok(store->complete(id, c1.fence, bytes_of("stale"))));
+  JobRecord r = get_ok(*store, id, true);
+  CHECK(r.state == JobState::kRunning);
+  CHECK(r.completions == 0);
+  CHECK(r.result.empty());
+
+  CHECK(fenced_ok(store->complete(id, c2.fence, bytes_of("the proof"))));
+  r = get_ok(*store, id, true);
+  CHECK(r.state == JobState::kDone);
+  CHECK(r.result == bytes_of("the proof"));
+  CHECK(r.completions == 1);
+  CHECK(r.owner == "w2");
+  CHECK(r.ended_unix_ms >= r.submitted_unix_ms);
+  CHECK(std::abs(r.ended_unix_ms - unix_now_ms()) < 60'000);
+
+  CHECK_FALSE(fenced_ok(store->complete(id, c2.fence, bytes_of("again"))));
+  CHECK_FALSE(fenced_ok(store->fail(id, c2.fence, Code::kInternal, "late", false)));
+  r = get_ok(*store, id, true);
+  CHECK(r.state == JobState::kDone);
+  CHECK(r.completions == 1);
+  CHECK(r.result == bytes_of("the proof"));
+}
+
+// A retryable failure with attempts left: queued after the back-off, the failing worker avoided
+// for a lease, the error kept, the checkpoints dropped.
+inline void check_fail_retryable(const StoreUnderTest& sut) {
+  StoreConfig config = sut.fresh();
+  config.retry_backoff_ms = 1'000;
+  config.max_attempts = 3;
+  auto store = open_ok(sut, config);
+  const uint64_t id = submit_ok(*store, new_job("retry"));
+  const Claimed c1 = claim_one(*store, "w1");
+  REQUIRE(store->checkpoint(id, c1.fence, 0, bytes_of("p0")).ok());
+  const auto failed_at = std::chrono::steady_clock::now();
+  REQUIRE(fenced_ok(store->fail(id, c1.fence, Code::kUnavailable, "the device fell off", true)));
+  CHECK_FALSE(fenced_ok(store->fail(id, c1.fence, Code::kUnavailable, "twice", true)));
+
+  JobRecord r = get_ok(*store, id);
+  CHECK(r.state == JobState::kQueued);
+  CHECK(r.error == "the device fell off");
+  CHECK(r.error_code == static_cast<int32_t>(Code::kUnavailable));
+  CHECK(r.checkpointed == 0);
+  CHECK(r.attempts == 1);
+  CHECK(r.ended_unix_ms == 0);
+
+  // In back-off: nobody takes it; then w2 does, w1 (avoided for a lease) does not.
+  CHECK(claim_ok(*store, "w2").empty());
+  std::optional<Claimed> c2;
+  CHECK(eventually([&] {
+    CHECK(claim_ok(*store, "w1").empty());
+    std::vector<Claimed> c = claim_ok(*store, "w2");
+    if (!c.empty()) c2 = c[0];
+    return c2.has_value();
+  }));
+  REQUIRE(c2.has_value());
+  CHECK(std::chrono::steady_clock::now() - failed_at >= std::chrono::milliseconds(900));
+  CHECK(c2->attempt == 2);
+  CHECK(c2->checkpoints.empty());
+}
+
+// Out of attempts, or not retryable: failed, with the error kept.
+inline void check_fail_out_of_attempts(const StoreUnderTest& sut) {
+  StoreConfig config = sut.fresh();
+  config.retry_backoff_ms = 1;
+  config.max_attempts = 2;
+  auto store = open_ok(sut, config);
+  const uint64_t id = submit_ok(*store, new_job("twice"));
+  const Claimed c1 = claim_one(*store, "w1");
+  REQUIRE(fenced_ok(store->fail(id, c1.fence, Code::kUnavailable, "first", true)));
+  std::optional<Claimed> c2;
+  CHECK(eventually([&] {
+    std::vector<Claimed> c = claim_ok(*store, "w2");
+    if (!c.empty()) c2 = c[0];
+    return c2.has_value();
+  }));
+  REQUIRE(c2.has_value());
+  CHECK(c2->attempt == 2);
+  REQUIRE(fenced_ok(store->fail(id, c2->fence, Code::kInternal, "second", true)));
+  JobRecord r = get_ok(*store, id);
+  CHECK(r.state == JobState::kFailed);
+  CHECK(r.error == "second");
+  CHECK(r.error_code == static_cast<int32_t>(Code::kInternal));
+  CHECK(r.attempts == 2);
+  CHECK(r.ended_unix_ms > 0);
+  CHECK(claim_ok(*store, "w3").empty());
+
+  const uint64_t other = submit_ok(*store, new_job("bad"));
+  const Claimed c = claim_one(*store, "w1");
+  REQUIRE(c.id == other);
+  REQUIRE(fenced_ok(store->fail(other, c.fence, Code::kInvalidArgument, "not a witness", false)));
+  r = get_ok(*store, other);
+  CHECK(r.state == JobState::kFailed);
+  CHECK(r.error == "not a witness");
+  CHECK(r.error_code == static_cast<int32_t>(Code::kInvalidArgument));
+  CHECK(r.attempts == 1);
+}
+
+// Expired leases are reaped (idempotently): queued again, the old owner avoided for a lease while
+// another worker takes the job at once; out of attempts, failed (UNAVAILABLE).
+inline void check_reap(const StoreUnderTest& sut) {
+  StoreConfig config = sut.fresh();
+  config.lease_ms = 1'000;
+  config.retry_backoff_ms = 1;
+  config.max_attempts = 2;
+  auto store = open_ok(sut, config);
+  const uint64_t x = submit_ok(*store, new_job("x"));
+  const uint64_t y = submit_ok(*store, new_job("y"));
+  std::vector<Claimed> held = claim_ok(*store, "w1", filter(2));
+  REQUIRE(held.size() == 2);
+  Result<size_t> early = store->reap();
+  REQUIRE(early.ok());
+  CHECK(*early == 0);
+
+  const auto claimed_at = std::chrono::steady_clock::now();
+  size_t reaped = 0;
+  CHECK(eventually([&] {
+    Result<size_t> n = store->reap();
+    REQUIRE(n.ok());
+    reaped += *n;
+    return reaped == 2;
+  }));
+  CHECK(std::chrono::steady_clock::now() - claimed_at >= std::chrono::milliseconds(800));
+  Result<size_t> again = store->reap();
+  REQUIRE(again.ok());
+  CHECK(*again == 0);
+  JobRecord r = get_ok(*store, x);
+  CHECK(r.state == JobState::kQueued);
+  CHECK(r.attempts == 1);
+  CHECK_THAT(r.error, Catch::Contains("lease"));
+
+  WorkerInfo w1;
+  w1.name = "w1";
+  Result<HeartbeatReply> beat = store->heartbeat(w1, {{x, held[0].fence}, {y, held[1].fence}});
+  REQUIRE(beat.ok());
+  CHECK(beat->lost.size() == 2);
+
+  // w1 is avoided; w2 takes x at once; w1 gets y back once a lease has passed.
+  CHECK(claim_ok(*store, "w1").empty());
+  const Claimed cx = claim_one(*store, "w2");
+  CHECK(cx.id == x);
+  CHECK(cx.attempt == 2);
+  const auto avoided_from = std::chrono::steady_clock::now();
+  std::optional<Claimed> cy;
+  CHECK(eventually([&] {
+    std::vector<Claimed> c = claim_ok(*store, "w1");
+    if (!c.empty()) cy = c[0];
+    return cy.has_value();
+  }));
+  REQUIRE(cy.has_value());
+  CHECK(cy->id == y);
+  CHECK(std::chrono::steady_clock::now() - avoided_from >= std::chrono::milliseconds(500));
+
+  // x's second attempt also stops renewing: out of attempts, failed with the lease named.
+  CHECK(eventually([&] {
+    Result<size_t> n = store->reap();
+    REQUIRE(n.ok());
+    return get_ok(*store, x).state != JobState::kRunning;
+  }));
+  r = get_ok(*store, x);
+  CHECK(r.state == JobState::kFailed);
+  CHECK(r.error_code == static_cast<int32_t>(Code::kUnavailable));
+  CHECK_THAT(r.error, Catch::Contains("lease"));
+  CHECK(r.ended_unix_ms > 0);
+}
+
+// A client's cancel: a queued job ends now; a running one is flagged for its owner, who ends it;
+// an ended job and an unknown id are refused.
+inline void check_cancel(const StoreUnderTest& sut) {
+  auto store = open_ok(sut, sut.fresh());
+  const uint64_t queued = submit_ok(*store, new_job("q"));
+  Result<CancelReply> c = store->cancel(queued);
+  REQUIRE(c.ok());
+  CHECK(c->ended);
+  CHECK_FALSE(c->was_running);
+  JobRecord r = get_ok(*store, queued);
+  CHECK(r.state == JobState::kCancelled);
+  CHECK(r.error_code == static_cast<int32_t>(Code::kAborted));
+  CHECK(r.ended_unix_ms > 0);
+  CHECK(claim_ok(*store, "w1").empty());
+
+  Result<CancelReply> twice = store->cancel(queued);
+  REQUIRE_FALSE(twice.ok());
+  CHECK(twice.status().code() == Code::kFailedPrecondition);
+  CHECK_THAT(twice.status().message(), Catch::Contains("cancelled"));
+  Result<CancelReply> unknown = store->cancel(queued + 1000);
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.status().code() == Code::kNotFound);
+
+  const uint64_t running = submit_ok(*store, new_job("r"));
+  const Claimed held = claim_one(*store, "w1");
+  REQUIRE(held.id == running);
+  c = store->cancel(running);
+  REQUIRE(c.ok());
+  CHECK(c->was_running);
+  CHECK_FALSE(c->ended);
+  r = get_ok(*store, running);
+  CHECK(r.state == JobState::kRunning);
+  CHECK(r.cancel_requested);
+  WorkerInfo w1;
+  w1.name = "w1";
+  Result<HeartbeatReply> beat = store->heartbeat(w1, {{running, held.fence}});
+  REQUIRE(beat.ok());
+  CHECK(beat->lost.empty());
+  CHECK(beat->cancel_requested == std::vector<uint64_t>{running});
+  CHECK_FALSE(fenced_ok(store->cancelled(running, held.fence + 1)));
+  CHECK(fenced_ok(store->cancelled(running, held.fence)));
+  r = get_ok(*store, running);
+  CHECK(r.state == JobState::kCancelled);
+  CHECK(r.error_code == static_cast<int32_t>(Code::kAborted));
+  CHECK(r.ended_unix_ms > 0);
+  CHECK(store->cancel(running).status().code() == Code::kFailedPrecondition);
+}
+
+// A release gives the job back at once without counting an attempt, and keeps no owner avoided.
+inline void check_release(const StoreUnderTest& sut) {
+  auto store = open_ok(sut, sut.fresh());
+  const uint64_t id = submit_ok(*store, new_job("rel"));
+  const Claimed c1 = claim_one(*store, "w1");
+  CHECK(c1.attempt == 1);
+  CHECK_FALSE(fenced_ok(store->release(id, c1.fence + 1)));
+  REQUIRE(fenced_ok(store->release(id, c1.fence)));
+  CHECK_FALSE(fenced_ok(store->release(id, c1.fence)));
+  JobRecord r = get_ok(*store, id);
+  CHECK(r.state == JobState::kQueued);
+  CHECK(r.attempts == 0);
+  const Claimed c2 = claim_one(*store, "w1");
+  CHECK(c2.id == id);
+  CHECK(c2.attempt == 1);
+  CHECK(c2.fence > c1.fence);
+}
+
+// Finished jobs are forgotten retain_ms after they ended, queued ones never; an input a kept job
+// shares stays.
+inline void check_expire(const StoreUnderTest& sut) {
+  StoreConfig config = sut.fresh();
+  config.retain_ms = 1'000;
+  auto store = open_ok(sut, config);
+  const uint64_t done = submit_ok(*store, new_job("shared input", 3, "c", 0, "req-done"));
+  const uint64_t cancelled = submit_ok(*store, new_job("cancelled input"));
+  const Claimed c = claim_one(*store, "w1");
+  REQUIRE(c.id == done);
+  REQUIRE(fenced_ok(store->complete(done, c.fence, bytes_of("proof"))));
+  REQUIRE(store->cancel(cancelled).ok());
+  const uint64_t kept = submit_ok(*store, new_job("shared input"));
+  Result<size_t> early = store->expire();
+  REQUIRE(early.ok());
+  CHECK(*early == 0);
+
+  size_t expired = 0;
+  CHECK(eventually([&] {
+    Result<size_t> n = store->expire();
+    REQUIRE(n.ok());
+    expired += *n;
+    return expired == 2;
+  }));
+  Result<std::optional<JobRecord>> gone = store->get(done, false);
+  REQUIRE(gone.ok());
+  CHECK_FALSE(gone->has_value());
+  gone = store->get(cancelled, false);
+  REQUIRE(gone.ok());
+  CHECK_FALSE(gone->has_value());
+  Result<std::optional<JobRecord>> request = store->find_request("req-done", false);
+  REQUIRE(request.ok());
+  CHECK_FALSE(request->has_value());
+  CHECK(get_ok(*store, kept).state == JobState::kQueued);
+  const Claimed k = claim_one(*store, "w1");
+  CHECK(k.id == kept);
+  CHECK(k.input == bytes_of("shared input"));
+  // The request id is free again: a new job.
+  Result<Submitted> fresh = store->submit(new_job("other", 3, "c", 0, "req-done"));
+  REQUIRE(fresh.ok());
+  CHECK_FALSE(fresh->attached);
+}
+
+// Heartbeats record the workers; workers() lists those seen within the window, latest first.
+inline void check_workers(const StoreUnderTest& sut) {
+  auto store = open_ok(sut, sut.fresh());
+  WorkerInfo w1;
+  w1.name = "w1";
+  w1.host = "host-a";
+  w1.devices = "cpu0";
+  w1.hot_circuits = {"c-1", "c-2"};
+  w1.running = 2;
+  w1.started_unix_ms = unix_now_ms() - 5'000;
+  WorkerInfo w2;
+  w2.name = "w2";
+  w2.host = "host-b";
+  w2.devices = "cuda0 (NVIDIA H200)";
+  w2.started_unix_ms = unix_now_ms();
+  REQUIRE(store->heartbeat(w1, {}).ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  REQUIRE(store->heartbeat(w2, {}).ok());
+
+  Result<std::vector<WorkerInfo>> seen = store->workers(60'000);
+  REQUIRE(seen.ok());
+  REQUIRE(seen->size() == 2);
+  CHECK((*seen)[0].name == "w2");
+  CHECK((*seen)[0].devices == "cuda0 (NVIDIA H200)");
+  CHECK((*seen)[0].hot_circuits.empty());
+  CHECK((*seen)[0].started_unix_ms == w2.started_unix_ms);
+  const WorkerInfo& s1 = (*seen)[1];
+  CHECK(s1.name == "w1");
+  CHECK(s1.host == "host-a");
+  CHECK(s1.devices == "cpu0");
+  CHECK(s1.hot_circuits == std::vector<std::string>{"c-1", "c-2"});
+  CHECK(s1.running == 2);
+  CHECK(s1.started_unix_ms == w1.started_unix_ms);
+  CHECK(std::abs(s1.last_seen_unix_ms - unix_now_ms()) < 60'000);
+
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  w1.running = 0;
+  w1.hot_circuits = {"c-3"};
+  REQUIRE(store->heartbeat(w1, {}).ok());
+  seen = store->workers(60'000);
+  REQUIRE(seen.ok());
+  REQUIRE(seen->size() == 2);
+  CHECK((*seen)[0].name == "w1");
+  CHECK((*seen)[0].running == 0);
+  CHECK((*seen)[0].hot_circuits == std::vector<std::string>{"c-3"});
+
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  seen = store->workers(100);
+  REQUIRE(seen.ok());
+  CHECK(seen->empty());
+}
+
+}  // namespace zkpipe::store::conformance
