@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <thread>
 
 #include "store_common.h"
 
@@ -15,7 +14,7 @@ namespace {
 
 // PostgreSQL type oids (pg_type.dat) of the parameters we send.
 constexpr Oid kBoolOid = 16, kByteaOid = 17, kInt8Oid = 20, kTextOid = 25;
-constexpr Oid kTextArrayOid = 1009, kInt8ArrayOid = 1016;
+constexpr Oid kByteaArrayOid = 1001, kTextArrayOid = 1009, kInt8ArrayOid = 1016;
 
 // Defaults a conninfo (or the PG* environment) may override; keyword order matters to
 // PQconnectdbParams: later ones win, and the conninfo comes last.
@@ -26,7 +25,6 @@ struct ConnectDefault {
 };
 constexpr ConnectDefault kDefaults[] = {
     {"connect_timeout", "5", "PGCONNECT_TIMEOUT"},
-    {"application_name", "zkpipe", "PGAPPNAME"},
     // A server that vanished from the network (no RST) is noticed within about a minute.
     {"keepalives_idle", "30", nullptr},
     {"keepalives_interval", "10", nullptr},
@@ -56,9 +54,9 @@ std::string array_literal(const std::vector<std::string>& values) {
 }
 
 Code code_of_sqlstate(const std::string& state) {
-  if (state == "57014") return Code::kDeadlineExceeded;  // statement_timeout
+  if (state == "57014") return Code::kDeadlineExceeded;                 // statement_timeout
   if (state == "40001" || state == "40P01") return Code::kUnavailable;  // retry the call
-  if (state.rfind("53", 0) == 0) return Code::kResourceExhausted;  // disk full, out of memory
+  if (state.rfind("53", 0) == 0) return Code::kResourceExhausted;       // disk full, out of memory
   return Code::kInternal;
 }
 
@@ -93,6 +91,12 @@ PgParams& PgParams::i64_array(const std::vector<int64_t>& values) {
   std::string out = "{";
   for (size_t i = 0; i < values.size(); ++i) out += (i ? "," : "") + std::to_string(values[i]);
   return add(kInt8ArrayOid, out + "}");
+}
+
+PgParams& PgParams::bytes_array(const std::vector<std::vector<uint8_t>>& values) {
+  std::vector<std::string> texts;
+  for (const auto& v : values) texts.push_back("\\x" + hex(v));
+  return add(kByteaArrayOid, array_literal(texts));
 }
 
 PgParams& PgParams::bytes(std::span<const uint8_t> value) {
@@ -146,23 +150,39 @@ std::span<const uint8_t> PgRows::bytes(int row, int col) const {
   return {p, static_cast<size_t>(PQgetlength(result_.get(), row, col))};
 }
 
-PgConn::PgConn(std::string conninfo)
-    : conninfo_(std::move(conninfo)), describe_("postgres " + conninfo_for_messages(conninfo_)) {}
+PgConn::PgConn(std::string conninfo, std::string application_name)
+    : conninfo_(std::move(conninfo)), application_name_(std::move(application_name)) {
+  const std::string shown = conninfo_for_messages(conninfo_);  // "" for "password=..." alone
+  describe_ = "postgres " + (shown.empty() ? conninfo_for_messages("") : shown);
+}
 
 PgConn::~PgConn() {
   if (conn_) PQfinish(conn_);
 }
 
 std::string PgConn::libpq_message(std::string_view text) const {
+  // One line: libpq's lines joined by "; ", except an indented one (which continues a
+  // sentence); runs of blanks as one space.
   std::string out;
+  bool blank = false, line = false;
   for (char c : text) {
-    const bool space = c == '\n' || c == '\r' || c == '\t' || c == ' ';
-    if (space && (out.empty() || out.back() == ' ')) continue;
-    out += space ? ' ' : c;
+    if (c == '\n' || c == '\r') {
+      line = !out.empty();
+    } else if (c == ' ' || c == '\t') {
+      blank = !out.empty();
+      line = false;
+    } else {
+      if (line)
+        out += "; ";
+      else if (blank)
+        out += ' ';
+      line = blank = false;
+      out += c;
+    }
   }
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  // libpq quotes parts of a bad conninfo; a password never reaches a message.
-  for (size_t at; !password_.empty() && (at = out.find(password_)) != std::string::npos;) {
+  // libpq quotes parts of a bad conninfo; a password never reaches a message (one of under 4
+  // characters is not searched for: it would blank out ordinary words).
+  for (size_t at; password_.size() >= 4 && (at = out.find(password_)) != std::string::npos;) {
     out.replace(at, password_.size(), "***");
   }
   return out.empty() ? "no message from libpq" : out;
@@ -176,8 +196,8 @@ Status PgConn::connect() {
   char* err = nullptr;
   PQconninfoOption* parsed = PQconninfoParse(conninfo_.c_str(), &err);
   if (!parsed) {
-    const bool secret = conninfo_.find("password") != std::string::npos ||
-                        conninfo_.find('@') != std::string::npos;
+    const bool secret =
+        conninfo_.find("password") != std::string::npos || conninfo_.find('@') != std::string::npos;
     std::string why = err && !secret ? libpq_message(err) : "its text is not repeated here";
     if (err) PQfreemem(err);
     return invalid_argument("store.postgres.conninfo is not a libpq connection string (" + why +
@@ -189,6 +209,10 @@ Status PgConn::connect() {
   PQconninfoFree(parsed);
 
   std::vector<const char*> keywords, values;
+  if (!std::getenv("PGAPPNAME")) {
+    keywords.push_back("application_name");
+    values.push_back(application_name_.c_str());
+  }
   for (const ConnectDefault& d : kDefaults) {
     if (d.env && std::getenv(d.env)) continue;
     keywords.push_back(d.keyword);
@@ -246,9 +270,9 @@ Status PgConn::ready() {
 Status PgConn::failure(std::string_view what, pg_result* result) {
   const char* state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
   last_sqlstate_ = state ? state : "";
-  const std::string why = libpq_message(
-      result && *PQresultErrorMessage(result) ? PQresultErrorMessage(result)
-                                              : PQerrorMessage(conn_));
+  const std::string why =
+      libpq_message(result && *PQresultErrorMessage(result) ? PQresultErrorMessage(result)
+                                                            : PQerrorMessage(conn_));
   if (PQstatus(conn_) != CONNECTION_OK || is_connection_state(last_sqlstate_)) {
     last_loss_ = why;
     spdlog::warn("store {}: {}: connection lost ({})", describe_, what, why);

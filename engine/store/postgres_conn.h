@@ -23,8 +23,8 @@ struct pg_result;
 
 namespace zkpipe::store {
 
-// The values of one statement's $1, $2, ... in order: text, bigint, boolean and arrays as text;
-// bytea in binary. Bytes are referenced, not copied: keep them alive until the statement ran.
+// The values of one statement's $1, $2, ... in order, typed: text, bigint, boolean and arrays as
+// text; bytea in binary. Bytes are referenced, not copied: keep them alive until the statement ran.
 class PgParams {
  public:
   PgParams& text(std::string_view value);
@@ -34,6 +34,7 @@ class PgParams {
   PgParams& null_i64();
   PgParams& text_array(const std::vector<std::string>& values);
   PgParams& i64_array(const std::vector<int64_t>& values);
+  PgParams& bytes_array(const std::vector<std::vector<uint8_t>>& values);  // as hex text
 
   int size() const { return static_cast<int>(values_.size()); }
   const uint32_t* types() const { return types_.data(); }
@@ -68,7 +69,9 @@ class PgRows {
 
 class PgConn {
  public:
-  explicit PgConn(std::string conninfo);
+  // `application_name`: how pg_stat_activity names the session unless the conninfo or
+  // PGAPPNAME does ("zkpipe gpu-node-3").
+  explicit PgConn(std::string conninfo, std::string application_name = "zkpipe");
   ~PgConn();
   PgConn(const PgConn&) = delete;
   PgConn& operator=(const PgConn&) = delete;
@@ -99,7 +102,7 @@ class PgConn {
   std::string libpq_message(std::string_view text) const;
   Status lost(const std::string& reason) const;
 
-  std::string conninfo_, describe_, password_;
+  std::string conninfo_, application_name_, describe_, password_;
   pg_conn* conn_ = nullptr;
   std::string last_sqlstate_, last_loss_;
   std::chrono::steady_clock::time_point next_reconnect_{};

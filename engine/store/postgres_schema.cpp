@@ -3,6 +3,8 @@
 // Daemons that open one database at once: CREATE TABLE IF NOT EXISTS of zk_meta may still race
 // in the catalog (unique violation), so that step is retried; everything after it runs under
 // the row lock of zk_meta's schema_version (a row lock, which YSQL also has).
+#include <spdlog/spdlog.h>
+
 #include <chrono>
 #include <string>
 #include <thread>
@@ -84,6 +86,8 @@ Status create_meta(PgConn& conn) {
           .status();
     });
     if (s.ok() || attempt == kTries || !is_creation_race(conn.last_sqlstate())) return s;
+    spdlog::debug("store {}: another daemon is creating zk_meta ({}); trying again",
+                  conn.describe(), s.message());
     std::this_thread::sleep_for(std::chrono::milliseconds(20 * attempt));
   }
 }
@@ -119,7 +123,8 @@ Status migrate_postgres_schema(PgConn& conn) {
                                  " (a newer zkpipe wrote it: upgrade this daemon)");
     }
     if (found == kSchemaVersion) return ok_status();
-    for (const char* sql : kCreateV1) ZKP_RETURN_IF_ERROR(conn.exec("creating tables", sql).status());
+    for (const char* sql : kCreateV1)
+      ZKP_RETURN_IF_ERROR(conn.exec("creating tables", sql).status());
     return conn
         .exec("recording the schema version",
               "UPDATE zk_meta SET value = $1 WHERE key = 'schema_version'",

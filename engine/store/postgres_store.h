@@ -2,8 +2,9 @@
 // daemons share one queue. Claims take rows with SELECT ... FOR UPDATE SKIP LOCKED, every write
 // of an owner names its fence, every time is the database's clock; the SQL stays within what
 // YugabyteDB's YSQL runs (READ COMMITTED, plain tables, no LISTEN/NOTIFY, no advisory locks).
-// Operations: postgres_store.cpp (submit, claim, owner's writes), postgres_queries.cpp (reads,
-// reap, expire, workers), postgres_schema.cpp (create and migrate the tables).
+// Operations: postgres_store.cpp (open, submit, claim, heartbeat), postgres_owner.cpp (the
+// owner's fenced writes, cancel), postgres_queries.cpp (reads, reap, expire, workers),
+// postgres_schema.cpp (tables and migration); postgres_conn.{h,cpp} is the libpq connection.
 // Thread-safety: every member is thread-safe; one connection per store, serialized by a mutex.
 #pragma once
 
@@ -16,6 +17,10 @@ namespace zkpipe::store {
 
 // The store's milliseconds since the unix epoch, from the database's clock.
 #define ZKP_PG_NOW_MS "(extract(epoch from clock_timestamp()) * 1000)::bigint"
+
+// zk_worker.hot_circuits: the circuit ids joined by commas (as the SQLite store keeps them).
+std::string join_commas(const std::vector<std::string>& items);
+std::vector<std::string> split_commas(const std::string& text);
 
 // Creates the tables or checks them (one transaction; daemons starting together are fine).
 // FAILED_PRECONDITION when the database has a newer schema than kSchemaVersion.

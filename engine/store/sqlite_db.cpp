@@ -52,16 +52,14 @@ Status SqliteDb::exec(std::string_view op, const char* sql) {
 }
 
 Result<int64_t> SqliteDb::now_ms(std::string_view op) {
-  Stmt now(*this, op,
-           "SELECT CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INTEGER)");
+  Stmt now(*this, op, "SELECT CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INTEGER)");
   ZKP_ASSIGN_OR_RETURN(bool row, now.step());
   if (!row) return internal_error("store sqlite " + path_ + ": " + std::string(op) + ": no clock");
   return now.i64(0);
 }
 
 Stmt::Stmt(SqliteDb& db, std::string_view op, std::string_view sql) : db_(db), op_(op) {
-  note(sqlite3_prepare_v2(db_.handle(), sql.data(), static_cast<int>(sql.size()), &stmt_,
-                          nullptr));
+  note(sqlite3_prepare_v2(db_.handle(), sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr));
 }
 
 void Stmt::note(int rc) {

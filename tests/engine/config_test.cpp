@@ -175,7 +175,7 @@ TEST_CASE("Config: duplicate keys are rejected at the top level and nested", "[c
 TEST_CASE("Config: an unknown key lists the keys allowed at that level", "[config]") {
   CHECK(error_of("version: 1\nmemroy:\n  backend: a\n") ==
         "t.yaml:2:1: memroy: unknown key 'memroy' (allowed at the top level: version, "
-        "plugin_dirs, log, memory, compute, pipeline, params or server)");
+        "plugin_dirs, log, memory, compute, pipeline, params, server or store)");
   CHECK(error_of(with_memory("  backend: a\n  capp: 1GiB\n")) ==
         "t.yaml:4:3: memory.capp: unknown key 'capp' (allowed in 'memory': backend, fallback, "
         "cap, on_cap, wait_timeout, huge_pages, reuse or preallocate)");
@@ -449,4 +449,50 @@ TEST_CASE("Config: the server section is read strictly, with defaults", "[config
         std::string::npos);
   CHECK(error_of(base + "  trace_window: 10ms\n").find("at least 1s") != std::string::npos);
   CHECK(error_of(base + "  listn: []\n").find("unknown key 'listn'") != std::string::npos);
+}
+
+TEST_CASE("Config: the store section is read strictly, with defaults", "[config]") {
+  const Config d = parse_ok("version: 1\nmemory:\n  backend: pageable\nparams: {dir: /var/lib/zk/params}\n");
+  CHECK(d.store.backend == "sqlite");
+  CHECK(d.store.sqlite_path.empty());
+  CHECK(zkpipe::default_sqlite_path(d) == "/var/lib/zk/jobs.db");
+  CHECK(d.store.lease_ms == 30'000);
+  CHECK(d.store.heartbeat_ms == 5'000);
+  CHECK(d.store.max_attempts == 3);
+  CHECK(d.store.retain_ms == 7ll * 24 * 3600'000);
+  CHECK(d.store.claim_ahead == 1);
+  const Config c = parse_ok(
+      "version: 1\nmemory:\n  backend: pageable\nstore:\n  backend: postgres\n"
+      "  postgres: {conninfo: 'host=db1 dbname=zkpipe'}\n  lease: 10s\n  heartbeat: 2s\n"
+      "  poll: 250ms\n  reap: 3s\n  max_attempts: 5\n  retry_backoff: 2s\n  retain: 1d\n"
+      "  worker: gpu-host-1\n  claim_ahead: 2\n  chunk: 4MiB\n");
+  CHECK(c.store.backend == "postgres");
+  CHECK(c.store.postgres_conninfo == "host=db1 dbname=zkpipe");
+  CHECK(c.store.lease_ms == 10'000);
+  CHECK(c.store.heartbeat_ms == 2'000);
+  CHECK(c.store.poll_ms == 250);
+  CHECK(c.store.reap_ms == 3'000);
+  CHECK(c.store.max_attempts == 5);
+  CHECK(c.store.retry_backoff_ms == 2'000);
+  CHECK(c.store.retain_ms == 24 * 3600'000);
+  CHECK(c.store.worker == "gpu-host-1");
+  CHECK(c.store.claim_ahead == 2);
+  CHECK(c.store.chunk_bytes == 4ull << 20);
+  const Config rel = parse_ok("version: 1\nmemory:\n  backend: pageable\nstore:\n"
+                              "  sqlite: {path: state/jobs.db}\n");
+  CHECK(rel.store.sqlite_path.ends_with("/state/jobs.db"));
+  const std::string base = "version: 1\nmemory:\n  backend: pageable\nstore:\n";
+  CHECK(error_of(base + "  backend: mysql\n").find("store.backend") != std::string::npos);
+  CHECK(error_of(base + "  postgres: {conninfo: x}\n").find("backend is sqlite") !=
+        std::string::npos);
+  CHECK(error_of(base + "  backend: postgres\n  sqlite: {path: a.db}\n")
+            .find("backend is postgres") != std::string::npos);
+  CHECK(error_of(base + "  lease: 3s\n  heartbeat: 2s\n").find("a third of the lease") !=
+        std::string::npos);
+  CHECK(error_of(base + "  lease: 10ms\n").find("at least 1000 ms") != std::string::npos);
+  CHECK(error_of(base + "  max_attempts: 0\n").find("store.max_attempts") != std::string::npos);
+  CHECK(error_of(base + "  worker: 'a b'\n").find("without spaces") != std::string::npos);
+  CHECK(error_of(base + "  sqlite: {path: ''}\n").find("empty path") != std::string::npos);
+  CHECK(error_of(base + "  chunk: 1KiB\n").find("4KiB") != std::string::npos);
+  CHECK(error_of(base + "  leese: 1s\n").find("unknown key 'leese'") != std::string::npos);
 }

@@ -31,24 +31,31 @@ TempDir& scratch() {
   return dir;
 }
 
-Config server_config(const std::string& server = "") {
+// Each server gets a job store file of its own (a fresh SQLite store), unless `store` names one.
+Config server_config(const std::string& server = "", const std::string& store = "") {
+  static int stores = 0;
   const std::string yaml = fmt::format(
       "version: 1\nplugin_dirs: [{}, {}]\nlog: {{level: warn}}\nmemory: {{backend: pageable}}\n"
       "params: {{dir: {}, missing: setup}}\ncompute: {{threads: 1}}\n"
-      "server: {{listen: [unix://{}], http: '', proof_types: [mimc_jobs]{}}}\n",
+      "server: {{listen: [unix://{}], http: '', proof_types: [mimc_jobs]{}}}\n"
+      "store: {{{}}}\n",
       ZKPIPE_TEST_PLUGIN_DIR, ZKPIPE_TEST_PIPELINE_PLUGIN_DIR, (scratch().path / "params").string(),
-      (scratch().path / "zk.sock").string(), server.empty() ? "" : ", " + server);
+      (scratch().path / "zk.sock").string(), server.empty() ? "" : ", " + server,
+      store.empty() ? fmt::format("sqlite: {{path: {}}}",
+                                  (scratch().path / fmt::format("jobs-{}.db", ++stores)).string())
+                    : store);
   Result<Config> c = parse_config(yaml, "serve-test.yaml");
   INFO(c.status().to_string());
   REQUIRE(c.ok());
   return *c;
 }
 
-std::unique_ptr<server::Server> start(const std::string& server = "", bool paused = false) {
+std::unique_ptr<server::Server> start(const std::string& server = "", bool paused = false,
+                                      const std::string& store = "") {
   pipeline::EngineOptions options;
   options.start_paused = paused;
   Result<std::unique_ptr<server::Server>> s =
-      server::Server::start(server_config(server), {}, std::move(options));
+      server::Server::start(server_config(server, store), {}, std::move(options));
   INFO(s.status().to_string());
   REQUIRE(s.ok());
   return std::move(*s);
@@ -256,7 +263,10 @@ TEST_CASE("serve: request ids, await timeouts, cancel and watch", "[server]") {
 }
 
 TEST_CASE("serve: preload, evict, back-pressure and retention", "[server]") {
-  auto srv = start("max_queued_jobs: 2, retain_results: {count: 2, age: 1h}", /*paused=*/true);
+  // Finished jobs live in the job store for store.retain (1 s here), then are forgotten.
+  auto srv = start("max_queued_jobs: 2, retain_results: {count: 2, age: 1h}", /*paused=*/true,
+                   fmt::format("retain: 1s, sqlite: {{path: {}}}",
+                               (scratch().path / "jobs-retain.db").string()));
   Stub s(*srv);
   v1::SubmitProofResponse out;
   REQUIRE(s.submit(submit_request(mimc(32, 1, 11)), &out).ok());
@@ -273,9 +283,15 @@ TEST_CASE("serve: preload, evict, back-pressure and retention", "[server]") {
     REQUIRE(s.submit(submit_request(mimc(32, 1, seed)), &out).ok());
     REQUIRE(s.await(out.job_id(), &r).ok());
   }
-  srv->engine().forget_expired();
-  CHECK(s.await(first, &r).error_code() == grpc::StatusCode::NOT_FOUND);
-  REQUIRE(s.await(out.job_id(), &r).ok());
+  // The store forgets a job between retain (1 s) and 1.5 x retain after it ended; the broker's
+  // expiry runs every retain / 2 (at least every second). Bounded: 5 s.
+  grpc::Status forgotten;
+  for (int i = 0; i < 50; ++i) {
+    forgotten = s.await(first, &r);
+    if (forgotten.error_code() == grpc::StatusCode::NOT_FOUND) break;
+    std::this_thread::sleep_for(milliseconds(100));
+  }
+  CHECK(forgotten.error_code() == grpc::StatusCode::NOT_FOUND);
 
   v1::ParamsRequest p;
   p.set_circuit_id("mimc-test-r32");

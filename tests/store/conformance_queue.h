@@ -249,8 +249,8 @@ inline void check_large_input_round_trips(const StoreUnderTest& sut) {
   StoreConfig config = sut.fresh();
   config.chunk_bytes = 4096;
   auto store = open_ok(sut, config);
-  const std::vector<std::vector<uint8_t>> inputs = {random_bytes(50'000, 1), random_bytes(8192, 2),
-                                                    {}, random_bytes(50'000, 1)};
+  const std::vector<std::vector<uint8_t>> inputs = {
+      random_bytes(50'000, 1), random_bytes(8192, 2), {}, random_bytes(50'000, 1)};
   std::vector<uint64_t> ids;
   for (size_t i = 0; i < inputs.size(); ++i) {
     NewJob job = new_job("");

@@ -7,8 +7,8 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <optional>

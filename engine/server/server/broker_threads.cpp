@@ -5,6 +5,8 @@
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "broker.h"
 #include "service.h"
 
@@ -105,7 +107,9 @@ void JobBroker::claimer_loop() {
       }
     }
     if (Clock::now() >= next_expire) {
-      next_expire = Clock::now() + std::chrono::minutes(1);
+      // Often enough that a short store.retain is kept to within half of itself.
+      next_expire = Clock::now() + milliseconds(std::clamp<int64_t>(config_.retain_ms / 2, 1000,
+                                                                    60'000));
       Result<size_t> gone = store_.expire();
       if (!gone.ok()) errors.warn("expire", gone.status());
     }

@@ -1,5 +1,7 @@
 // convert.cpp: engine values as zkpipe.v1 messages (service.h).
 // Thread-safety: pure functions.
+#include <fmt/core.h>
+
 #include <algorithm>
 
 #include "service.h"
