@@ -105,6 +105,8 @@ Result<std::unique_ptr<Engine>> Engine::create(const Config& config, EngineOptio
   impl->options.check_plan = options.check_plan;
   impl->options.retain = options.retain;
   impl->options.trace_window = options.trace_window;
+  impl->options.on_partition_proof = std::move(options.on_partition_proof);
+  impl->options.on_job_end = std::move(options.on_job_end);
   impl->trace.set_window_ns(
       std::chrono::duration_cast<std::chrono::nanoseconds>(options.trace_window).count());
   if (options.proof_types) {
