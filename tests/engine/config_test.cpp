@@ -464,7 +464,7 @@ TEST_CASE("Config: the store section is read strictly, with defaults", "[config]
   const Config c = parse_ok(
       "version: 1\nmemory:\n  backend: pageable\nstore:\n  backend: postgres\n"
       "  postgres: {conninfo: 'host=db1 dbname=zkpipe'}\n  lease: 10s\n  heartbeat: 2s\n"
-      "  poll: 250ms\n  reap: 3s\n  max_attempts: 5\n  retry_backoff: 2s\n  retain: 1d\n"
+      "  poll: 250ms\n  reap: 3s\n  max_attempts: 5\n  retry_backoff: 2s\n  retain: 24h\n"
       "  worker: gpu-host-1\n  claim_ahead: 2\n  chunk: 4MiB\n");
   CHECK(c.store.backend == "postgres");
   CHECK(c.store.postgres_conninfo == "host=db1 dbname=zkpipe");
