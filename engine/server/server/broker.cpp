@@ -117,15 +117,11 @@ Result<JobBroker::Accepted> JobBroker::submit(pipeline::JobRequest request, bool
   out.partitions = checked.partitions;
   out.circuit_id = checked.circuit_id;
   if (stored.attached) return out;
-  if (!shared_) {
-    // One daemon owns the store: the job goes to the engine now (the engine orders its queue).
-    ZKP_ASSIGN_OR_RETURN(std::vector<store::Claimed> claimed,
-                         store_.claim(worker_, {{job.proof_type}, {}, 1, stored.id}));
-    for (store::Claimed& c : claimed) {
-      if (Status s = run_claimed(std::move(c), &out.queue_position); !s.ok()) {
-        spdlog::info("job {}: stays queued in the store: {}", stored.id, s.to_string());
-      }
-    }
+  // Claimed here at once when the pipeline has room (the best queued job first: with equal
+  // priority and no deadline, an older one), else it waits in the store's queue.
+  const std::map<uint64_t, uint32_t> started = claim_some();
+  if (auto it = started.find(stored.id); it != started.end()) {
+    out.queue_position = it->second;
     return out;
   }
   if (Result<store::QueueCounts> counts = store_.counts(); counts.ok()) {
@@ -133,7 +129,7 @@ Result<JobBroker::Accepted> JobBroker::submit(pipeline::JobRequest request, bool
     for (const auto& [priority, n] : counts->queued) {
       if (priority <= job.priority) ahead += n;
     }
-    out.queue_position = ahead > 0 ? ahead - 1 : 0;
+    out.queue_position = (ahead > 0 ? ahead - 1 : 0) + static_cast<uint32_t>(in_flight());
   }
   {
     std::lock_guard lock(mu_);

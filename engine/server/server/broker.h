@@ -1,8 +1,8 @@
 // broker.h: private to engine/server. JobBroker keeps the daemon's jobs in its job store
 // (zkpipe/store/job_store.h, the record) and runs them in its engine (the executor): SubmitProof
-// stores a job durably before it answers; a claimer takes queued jobs (with SQLite every one at
-// once, with PostgreSQL up to the pipeline's depth plus store.claim_ahead) and submits them to
-// the engine with the partitions an earlier attempt proved; each partition proof is checkpointed
+// stores a job durably before it answers; a claimer takes queued jobs (up to the pipeline's
+// workers plus store.claim_ahead, so a crash costs an attempt only to jobs under way, and other
+// workers of a shared store get the rest) and submits them to the engine with the partitions an earlier attempt proved; each partition proof is checkpointed
 // as it is made; a finished job is committed with one fenced write; a heartbeat renews the leases
 // and aborts local work whose lease was lost or whose client cancelled; a reaper re-queues the
 // jobs of workers that stopped.
@@ -30,8 +30,8 @@ namespace zkpipe::server {
 
 class JobBroker {
  public:
-  // `shared`: other daemons may use the store (PostgreSQL): claim only what this engine can
-  // work on soon. `claim_limit`: that many jobs in the engine at once (shared stores only).
+  // `shared`: other daemons may use the store (PostgreSQL): prefer jobs whose params are hot
+  // here. `claim_limit`: at most that many jobs claimed here at once.
   JobBroker(store::JobStore& store, const StoreConfig& config, std::string worker, bool shared,
             size_t claim_limit);
   ~JobBroker();  // stop()
@@ -54,7 +54,8 @@ class JobBroker {
     std::string circuit_id;
   };
   // Checks the request with the engine (parse errors come back here), stores it durably, and
-  // (SQLite) claims it into the engine at once. `taken`: its request id names another request.
+  // claims it into the engine at once when the pipeline has room. `taken`: its request id names
+  // another request.
   Result<Accepted> submit(pipeline::JobRequest request, bool* taken);
   Result<uint64_t> find_request(const std::string& request_id);
   // The stored job (NOT_FOUND when the store does not know it).
@@ -84,7 +85,8 @@ class JobBroker {
   };
 
   Status run_claimed(store::Claimed c, uint32_t* queue_position);  // submits it to the engine
-  void claim_some(const std::optional<uint64_t>& only_id);
+  // Claims what fits into the engine now; the started jobs' queue positions by store id.
+  std::map<uint64_t, uint32_t> claim_some();
   void claimer_loop();
   void heartbeat_loop();
   void committer_loop();
@@ -99,6 +101,7 @@ class JobBroker {
   pipeline::Engine* engine_ = nullptr;
   int64_t started_unix_ms_ = 0;
 
+  std::mutex claim_mu_;  // one claim_some at a time
   mutable std::mutex mu_;
   std::condition_variable wake_, commit_cv_;
   std::map<uint64_t, Claim> claims_;       // mu_: by tag (JobRequest::tag)

@@ -60,29 +60,37 @@ store::WorkerInfo JobBroker::self_info() {
   return w;
 }
 
-void JobBroker::claim_some(const std::optional<uint64_t>& only_id) {
+std::map<uint64_t, uint32_t> JobBroker::claim_some() {
+  std::map<uint64_t, uint32_t> started;  // store id -> queue position in the engine
+  // One claim at a time: two at once could both see room for the same slot.
+  std::lock_guard claiming(claim_mu_);
   size_t room = 0;
   {
     std::lock_guard lock(mu_);
-    if (!claiming_) return;
-    room = shared_ ? (claims_.size() < claim_limit_ ? claim_limit_ - claims_.size() : 0) : 256;
+    if (!claiming_) return started;
+    room = claims_.size() < claim_limit_ ? claim_limit_ - claims_.size() : 0;
   }
-  if (room == 0) return;
+  if (room == 0) return started;
   static Throttled errors;
   store::ClaimFilter filter;
   filter.proof_types = engine_->proof_types();
   filter.max_jobs = room;
-  filter.only_id = only_id;
   if (shared_) filter.hot_circuits = self_info().hot_circuits;
   Result<std::vector<store::Claimed>> claimed = store_.claim(worker_, filter);
-  if (!claimed.ok()) return errors.warn("claim", claimed.status());
+  if (!claimed.ok()) {
+    errors.warn("claim", claimed.status());
+    return started;
+  }
   for (store::Claimed& c : *claimed) {
     const uint64_t id = c.id;
-    if (Status s = run_claimed(std::move(c), nullptr); !s.ok()) {
+    uint32_t position = 0;
+    if (Status s = run_claimed(std::move(c), &position); !s.ok()) {
       spdlog::info("job {}: not started here: {}", id, s.to_string());
-      if (s.code() == Code::kResourceExhausted || s.code() == Code::kUnavailable) break;
+      continue;
     }
+    started[id] = position;
   }
+  return started;
 }
 
 void JobBroker::claimer_loop() {
@@ -113,7 +121,7 @@ void JobBroker::claimer_loop() {
       Result<size_t> gone = store_.expire();
       if (!gone.ok()) errors.warn("expire", gone.status());
     }
-    claim_some(std::nullopt);
+    claim_some();
     lock.lock();
   }
 }
@@ -180,7 +188,9 @@ void JobBroker::committer_loop() {
     if (known) commit(r, c);
     lock.lock();
     ++commits_;
+    wake_claimer_ = true;  // a slot in the pipeline is free
     commit_cv_.notify_all();
+    wake_.notify_all();
   }
 }
 

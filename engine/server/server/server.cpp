@@ -164,9 +164,14 @@ Result<std::unique_ptr<Server>> Server::start(const Config& config, const ServeO
   if (!opened.ok()) return opened.status().with_context(config.path + ": store");
   impl->store = std::move(*opened);
   const bool shared = store_config.backend != "sqlite";
+  // Jobs claimed at once: what the pipeline holds (synthesis, ready queue, compute, finalizers),
+  // plus the look-ahead. A crash
+  // costs an attempt only to these; the rest waits in the store (for any worker, when shared).
   const uint32_t devices = std::max<size_t>(1, config.compute.devices.size());
+  const size_t compute_workers = devices * config.compute.workers_per_device;
   const size_t claim_limit = config.pipeline.synthesis_workers +
-                             devices * config.compute.workers_per_device + store_config.claim_ahead;
+                             compute_workers * (1 + config.pipeline.ready_depth) +
+                             config.pipeline.finalizers + store_config.claim_ahead;
   impl->broker = std::make_unique<JobBroker>(*impl->store, store_config, store_config.worker, shared,
                                              claim_limit);
   impl->broker->hook(engine_options);
