@@ -244,7 +244,7 @@ def main():
         check("(2) the killed daemon restarts", victim.ready())
 
     # (3) SIGSTOP an owner past its lease.
-    slow = request(tmp, "slow.json", 65536, 1, 55)
+    slow = request(tmp, "slow.json", 8192, 6, 55)
     jid, text = submit(c, slow, "slow")
     owner = wait_for(lambda: sql(f"SELECT owner FROM zk_job WHERE id = {jid} AND state = "
                                  "'running'"), 60)
@@ -289,7 +289,8 @@ def main():
           j3 is None and "ALREADY_EXISTS" in text, text[-300:])
 
     # (6) a poison job.
-    poison = request(tmp, "poison.json", 1024, 1, 9, fail_partition=0)
+    # Partition 1 fails its synthesis every time (partition 0 parses and proves).
+    poison = request(tmp, "poison.json", 1024, 2, 9, fail_partition=1)
     jid, text = submit(a, poison, "poison")
     rc, out = run("await", "--addr", a.sock, str(jid or 0), "--timeout", "2m", timeout=200)
     row = sql(f"SELECT state, attempts, error FROM zk_job WHERE id = {jid or 0}")
@@ -299,7 +300,7 @@ def main():
 
     # (7) priority across the cluster: LOW backlog, then CRITICAL.
     lows = []
-    for i in range(12):
+    for i in range(36):  # more than the 3 x 6 jobs the daemons claim at once
         jid, _ = submit(daemons[i % 3], request(tmp, f"low{i}.json", 8192, 1, 7000 + i),
                         f"low{i}", "low")
         lows.append(jid)

@@ -79,20 +79,31 @@ void JobBroker::stop_claiming() {
   claiming_ = false;
 }
 
+void JobBroker::detach_engine() {
+  {
+    std::lock_guard lock(mu_);
+    claiming_ = false;
+    detached_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread* t : {&claimer_, &heartbeat_}) {
+    if (t->joinable()) t->join();
+  }
+}
+
 void JobBroker::stop(std::chrono::milliseconds timeout) {
+  detach_engine();
   {
     std::unique_lock lock(mu_);
     if (stopping_) return;
-    claiming_ = false;
     // The committer writes what ended; jobs still claimed stay in the store (their lease runs
     // out, or with SQLite the next start queues them again).
     commit_cv_.wait_for(lock, timeout, [&] { return ended_.empty(); });
     stopping_ = true;
   }
   wake_.notify_all();
-  for (std::thread* t : {&claimer_, &heartbeat_, &committer_}) {
-    if (t->joinable()) t->join();
-  }
+  commit_cv_.notify_all();
+  if (committer_.joinable()) committer_.join();
 }
 
 Result<JobBroker::Accepted> JobBroker::submit(pipeline::JobRequest request, bool* taken) {

@@ -43,7 +43,12 @@ class JobBroker {
   void start(pipeline::Engine& engine);
   // Drain: claims nothing more; jobs already claimed go on.
   void stop_claiming();
-  // Waits until every ended job is committed (at most `timeout`), then stops the threads.
+  // Stops the claimer and the heartbeat, the threads that call the engine; the committer goes
+  // on taking the ends the engine reports (its shutdown cancels jobs: they are given back).
+  // Call before the engine is destroyed.
+  void detach_engine();
+  // detach_engine(), then waits until every ended job is committed (at most `timeout`) and
+  // stops the committer.
   void stop(std::chrono::milliseconds timeout = std::chrono::milliseconds(10000));
 
   struct Accepted {
@@ -109,7 +114,7 @@ class JobBroker {
   std::deque<pipeline::JobResult> ended_;  // mu_: for the committer
   uint64_t next_tag_ = 1;                  // mu_
   uint64_t commits_ = 0;                   // mu_
-  bool claiming_ = true, stopping_ = false, wake_claimer_ = false;  // mu_
+  bool claiming_ = true, detached_ = false, stopping_ = false, wake_claimer_ = false;  // mu_
   std::thread claimer_, heartbeat_, committer_;
 };
 

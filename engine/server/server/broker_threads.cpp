@@ -98,9 +98,10 @@ void JobBroker::claimer_loop() {
   auto next_reap = Clock::now();
   auto next_expire = Clock::now();
   std::unique_lock lock(mu_);
-  while (!stopping_) {
-    wake_.wait_for(lock, milliseconds(config_.poll_ms), [&] { return stopping_ || wake_claimer_; });
-    if (stopping_) return;
+  while (!detached_) {
+    wake_.wait_for(lock, milliseconds(config_.poll_ms),
+                   [&] { return detached_ || wake_claimer_; });
+    if (detached_) return;
     wake_claimer_ = false;
     lock.unlock();
     if (Clock::now() >= next_reap) {
@@ -129,9 +130,9 @@ void JobBroker::claimer_loop() {
 void JobBroker::heartbeat_loop() {
   static Throttled errors;
   std::unique_lock lock(mu_);
-  while (!stopping_) {
-    wake_.wait_for(lock, milliseconds(config_.heartbeat_ms), [&] { return stopping_; });
-    if (stopping_) return;
+  while (!detached_) {
+    wake_.wait_for(lock, milliseconds(config_.heartbeat_ms), [&] { return detached_; });
+    if (detached_) return;
     std::vector<std::pair<uint64_t, uint64_t>> held;
     for (const auto& [tag, c] : claims_) {
       if (!c.lost) held.emplace_back(c.id, c.fence);

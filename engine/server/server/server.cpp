@@ -86,12 +86,18 @@ struct Server::Impl {
   bool draining = false, stopped = false, shut = false;
 
   void shutdown(std::chrono::milliseconds grace);
+  // The broker's claimer and heartbeat call the engine: they stop before it is destroyed (also
+  // when start() fails half-way); its committer stays for the ends the engine's shutdown
+  // reports, then stops with the broker.
+  ~Impl() {
+    if (broker) broker->detach_engine();
+  }
 };
 
 Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Server::~Server() {
-  impl_->engine->cancel_all();
+  impl_->engine->cancel_all();  // the broker gives these jobs back to the store's queue
   impl_->shutdown(std::chrono::milliseconds(2000));
 }
 
