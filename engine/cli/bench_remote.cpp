@@ -9,7 +9,6 @@
 // (atomic) and the error table (mutex); each writes only its own jobs' slots.
 #include <algorithm>
 #include <atomic>
-#include <cmath>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -20,6 +19,7 @@
 #include "file_io.h"
 #include "remote.h"
 #include "zkpipe/output_file.h"
+#include "zkpipe/percentile.h"
 
 namespace zkpipe::cli {
 namespace {
@@ -36,14 +36,6 @@ int fail(const Status& s) {
 
 double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
-// Nearest-rank percentile (the ceil(p/100 * n)-th smallest) of sorted values; 0 when empty.
-double nearest_rank(const std::vector<double>& sorted, double p) {
-  if (sorted.empty()) return 0;
-  const double rank = std::ceil(p / 100.0 * static_cast<double>(sorted.size()));
-  const size_t i = rank < 1 ? 0 : static_cast<size_t>(rank) - 1;
-  return sorted[std::min(i, sorted.size() - 1)];
 }
 
 struct ErrorCount {

@@ -67,20 +67,20 @@ std::string store_text(const v1::StoreStatus& s) {
     queued += fmt::format("{} {}, ", q.jobs(), priority_text(q.priority()));
     total += q.jobs();
   }
-  out += fmt::format(
-      "  queue: {} queued{}, {} running ({} here); done {}, failed {}, cancelled {}\n", total,
-      queued.empty() ? "" : " (" + queued.substr(0, queued.size() - 2) + ")", s.running(),
-      s.claimed_here(), s.done(), s.failed(), s.cancelled());
+  out +=
+      fmt::format("  queue: {} queued{}, {} running ({} here); done {}, failed {}, cancelled {}\n",
+                  total, queued.empty() ? "" : " (" + queued.substr(0, queued.size() - 2) + ")",
+                  s.running(), s.claimed_here(), s.done(), s.failed(), s.cancelled());
   if (s.workers_size() > 0) {
     out += fmt::format("  workers: {}\n", s.workers_size());
     for (const v1::ClusterWorker& w : s.workers()) {
       std::string hot;
       for (const std::string& h : w.hot_circuits()) hot += (hot.empty() ? "" : ",") + h;
-      out += fmt::format("    {:<28} host {:<16} devices {:<12} running {:>3}  last seen {:.1f} s "
-                         "ago  hot params: {}\n",
-                         server_text(w.name()), server_text(w.host()), server_text(w.devices()),
-                         w.running(), w.last_seen_seconds_ago(),
-                         hot.empty() ? "none" : server_text(hot));
+      out += fmt::format(
+          "    {:<28} host {:<16} devices {:<12} running {:>3}  last seen {:.1f} s "
+          "ago  hot params: {}\n",
+          server_text(w.name()), server_text(w.host()), server_text(w.devices()), w.running(),
+          w.last_seen_seconds_ago(), hot.empty() ? "none" : server_text(hot));
     }
   }
   return out;

@@ -19,11 +19,10 @@ namespace config_detail {
 
 Status parse_store(const YamlReader& r, const Field& section, const std::filesystem::path& base,
                    StoreConfig& s) {
-  ZKP_ASSIGN_OR_RETURN(
-      const std::vector<Field> fields,
-      r.map_fields(section, {"backend", "sqlite", "postgres", "lease", "heartbeat", "poll",
-                             "reap", "max_attempts", "retry_backoff", "retain", "worker",
-                             "claim_ahead", "chunk"}));
+  ZKP_ASSIGN_OR_RETURN(const std::vector<Field> fields,
+                       r.map_fields(section, {"backend", "sqlite", "postgres", "lease", "heartbeat",
+                                              "poll", "reap", "max_attempts", "retry_backoff",
+                                              "retain", "worker", "claim_ahead", "chunk"}));
   if (const Field* f = find_field(fields, "backend")) {
     ZKP_ASSIGN_OR_RETURN(s.backend, r.choice(*f, {"sqlite", "postgres"}));
   }
@@ -60,10 +59,10 @@ Status parse_store(const YamlReader& r, const Field& section, const std::filesys
     int64_t& value;
     int64_t min_ms;
   };
-  for (Period p : {Period{"lease", s.lease_ms, 1000}, Period{"heartbeat", s.heartbeat_ms, 100},
-                   Period{"poll", s.poll_ms, 10}, Period{"reap", s.reap_ms, 100},
-                   Period{"retry_backoff", s.retry_backoff_ms, 0},
-                   Period{"retain", s.retain_ms, 1000}}) {
+  for (Period p :
+       {Period{"lease", s.lease_ms, 1000}, Period{"heartbeat", s.heartbeat_ms, 100},
+        Period{"poll", s.poll_ms, 10}, Period{"reap", s.reap_ms, 100},
+        Period{"retry_backoff", s.retry_backoff_ms, 0}, Period{"retain", s.retain_ms, 1000}}) {
     if (const Field* f = find_field(fields, p.key)) {
       ZKP_RETURN_IF_ERROR(parse_duration(r, *f, false, p.value));
       if (p.value < p.min_ms) {
@@ -75,8 +74,8 @@ Status parse_store(const YamlReader& r, const Field& section, const std::filesys
     const Field* f = find_field(fields, "heartbeat");
     return r.error(f != nullptr ? *f : section,
                    "the heartbeat (" + std::to_string(s.heartbeat_ms) + " ms" +
-                       ") must be at most a third of the lease (" + std::to_string(s.lease_ms) + " ms" +
-                       "), so one late heartbeat does not lose a job");
+                       ") must be at most a third of the lease (" + std::to_string(s.lease_ms) +
+                       " ms" + "), so one late heartbeat does not lose a job");
   }
   ZKP_RETURN_IF_ERROR(read_count(r, find_field(fields, "max_attempts"), 1, 1000, s.max_attempts));
   ZKP_RETURN_IF_ERROR(read_count(r, find_field(fields, "claim_ahead"), 0, 1000, s.claim_ahead));

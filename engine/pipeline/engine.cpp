@@ -375,9 +375,9 @@ Result<Submitted> Engine::Impl::submit(JobRequest request, bool& taken) {
   job->proofs.resize(parts);
   job->timings.resize(parts);
   for (const auto& [position, bytes] : request.proved) {  // an earlier attempt's checkpoints
-    Result<groth16::Proof> proof = position < parts
-                                       ? groth16::decode_proof(bytes.data(), bytes.size())
-                                       : Result<groth16::Proof>(invalid_argument("no such position"));
+    Result<groth16::Proof> proof =
+        position < parts ? groth16::decode_proof(bytes.data(), bytes.size())
+                         : Result<groth16::Proof>(invalid_argument("no such position"));
     if (!proof.ok()) {
       spdlog::warn("{}: the checkpointed proof of position {} is not used ({}); proving it again",
                    what, position, proof.status().to_string());

@@ -163,12 +163,12 @@ struct Engine::Impl {
   std::set<QueueKey> synth_queue;                              // mu
   std::map<QueueKey, std::unique_ptr<PartitionWork>> ready;    // mu: synthesized
   std::map<QueueKey, std::unique_ptr<PartitionWork>> started;  // mu: for the finalizers
-  std::deque<std::shared_ptr<Job>> proved_at_submit;  // mu: every partition came proved
+  std::deque<std::shared_ptr<Job>> proved_at_submit;           // mu: every partition came proved
   std::deque<JobResult> ended_reports;  // mu: for options.on_job_end, oldest first
   std::condition_variable report_cv;    // an ended job to report, or stopping
-  size_t synth_active = 0;                                     // mu
-  uint64_t next_job = 1;                                       // mu
-  bool accepting = true, stopping = false, paused = false;     // mu
+  size_t synth_active = 0;              // mu
+  uint64_t next_job = 1;                // mu
+  bool accepting = true, stopping = false, paused = false;  // mu
   size_t live_compute = 0;  // mu: compute workers whose device still takes work
   Status no_compute;        // mu: why none is left (then every job fails, submit refuses)
   std::map<std::string, std::string> worker_state;  // mu

@@ -19,8 +19,7 @@ void Engine::Impl::finalizer_loop(size_t worker) {
   std::unique_lock lock(mu);
   for (;;) {
     worker_state[track] = "idle";
-    final_cv.wait(lock,
-                  [&] { return stopping || !started.empty() || !proved_at_submit.empty(); });
+    final_cv.wait(lock, [&] { return stopping || !started.empty() || !proved_at_submit.empty(); });
     if (stopping) return;
     if (!proved_at_submit.empty()) {  // a job whose every partition an earlier attempt proved
       const std::shared_ptr<Job> job = std::move(proved_at_submit.front());

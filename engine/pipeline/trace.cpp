@@ -7,11 +7,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <cmath>
 #include <fstream>
 #include <system_error>
 #include <tuple>
 #include <utility>
+
+#include "zkpipe/percentile.h"
 
 namespace zkpipe::pipeline {
 namespace {
@@ -20,14 +21,6 @@ int64_t steady_now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
-}
-
-// Nearest-rank percentile of sorted, non-empty `values`: the ceil(p/100 * n)-th smallest.
-int64_t nearest_rank(const std::vector<int64_t>& sorted, double p) {
-  const double n = static_cast<double>(sorted.size());
-  auto rank = static_cast<size_t>(std::ceil(p / 100.0 * n));
-  rank = std::clamp<size_t>(rank, 1, sorted.size());
-  return sorted[rank - 1];
 }
 
 }  // namespace

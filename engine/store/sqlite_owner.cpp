@@ -131,11 +131,21 @@ Result<bool> SqliteStore::fail(uint64_t id, uint64_t fence, Code code, const std
   ZKP_RETURN_IF_ERROR(txn.begin(op));
   ZKP_ASSIGN_OR_RETURN(int64_t now, db_->now_ms(op));
   Stmt job(*db_, op,
-           "SELECT attempts FROM zk_job WHERE id = ?1 AND fence = ?2 AND state = 'running'");
+           "SELECT attempts, cancel_requested FROM zk_job WHERE id = ?1 AND fence = ?2 AND "
+           "state = 'running'");
   job.bind(1, static_cast<int64_t>(id)).bind(2, static_cast<int64_t>(fence));
   ZKP_ASSIGN_OR_RETURN(bool held, job.step());
   if (!held) return false;
   const auto attempts = static_cast<uint32_t>(job.i64(0));
+  if (retryable && job.i64(1) != 0) {  // a client asked to cancel it: no retry, it ends cancelled
+    Stmt end(*db_, op,
+             "UPDATE zk_job SET state = 'cancelled', ended_ms = ?3, lease_until_ms = NULL, "
+             "error_code = 8, error = 'cancelled by a client' WHERE id = ?1 AND fence = ?2");
+    end.bind(1, static_cast<int64_t>(id)).bind(2, static_cast<int64_t>(fence));
+    ZKP_RETURN_IF_ERROR(end.bind(3, now).run());
+    ZKP_RETURN_IF_ERROR(txn.commit(op));
+    return true;
+  }
   const bool again = retryable && attempts < config_.max_attempts;
   Stmt update(*db_, op,
               again ? "UPDATE zk_job SET state = 'queued', avoid_owner = owner, owner = NULL, "

@@ -161,20 +161,21 @@ Result<size_t> SqliteStore::reap() {
   ZKP_RETURN_IF_ERROR(txn.begin(op));
   ZKP_ASSIGN_OR_RETURN(int64_t now, db_->now_ms(op));
   Stmt expired(*db_, op,
-               "SELECT id, owner, attempts, error FROM zk_job "
+               "SELECT id, owner, attempts, error, cancel_requested FROM zk_job "
                "WHERE state = 'running' AND lease_until_ms < ?1");
   expired.bind(1, now);
   struct Lapsed {
     int64_t id;
     std::string owner, error;
     uint32_t attempts;
+    bool cancel_requested;
   };
   std::vector<Lapsed> lapsed;
   for (;;) {
     ZKP_ASSIGN_OR_RETURN(bool row, expired.step());
     if (!row) break;
-    lapsed.push_back(
-        {expired.i64(0), expired.text(1), expired.text(3), static_cast<uint32_t>(expired.i64(2))});
+    lapsed.push_back({expired.i64(0), expired.text(1), expired.text(3),
+                      static_cast<uint32_t>(expired.i64(2)), expired.i64(4) != 0});
   }
   Stmt failed(*db_, op,
               "UPDATE zk_job SET state = 'failed', ended_ms = ?2, lease_until_ms = NULL, "
@@ -183,8 +184,15 @@ Result<size_t> SqliteStore::reap() {
               "UPDATE zk_job SET state = 'queued', avoid_owner = owner, owner = NULL, "
               "not_before_ms = ?2, lease_until_ms = NULL, error_code = 3, error = ?3 "
               "WHERE id = ?1 AND state = 'running'");
+  Stmt cancelled(*db_, op,
+                 "UPDATE zk_job SET state = 'cancelled', ended_ms = ?2, lease_until_ms = NULL, "
+                 "error_code = 8, error = 'cancelled by a client' WHERE id = ?1 AND "
+                 "state = 'running'");
   for (const Lapsed& job : lapsed) {
-    if (job.attempts >= config_.max_attempts) {
+    if (job.cancel_requested) {  // a client asked to cancel it: it is not proved again
+      cancelled.reset();
+      ZKP_RETURN_IF_ERROR(cancelled.bind(1, job.id).bind(2, now).run());
+    } else if (job.attempts >= config_.max_attempts) {
       const std::string message = "worker " + job.owner + " stopped renewing its lease (attempt " +
                                   std::to_string(job.attempts) + " of " +
                                   std::to_string(config_.max_attempts) +

@@ -452,7 +452,8 @@ TEST_CASE("Config: the server section is read strictly, with defaults", "[config
 }
 
 TEST_CASE("Config: the store section is read strictly, with defaults", "[config]") {
-  const Config d = parse_ok("version: 1\nmemory:\n  backend: pageable\nparams: {dir: /var/lib/zk/params}\n");
+  const Config d =
+      parse_ok("version: 1\nmemory:\n  backend: pageable\nparams: {dir: /var/lib/zk/params}\n");
   CHECK(d.store.backend == "sqlite");
   CHECK(d.store.sqlite_path.empty());
   CHECK(zkpipe::default_sqlite_path(d) == "/var/lib/zk/jobs.db");
@@ -478,8 +479,9 @@ TEST_CASE("Config: the store section is read strictly, with defaults", "[config]
   CHECK(c.store.worker == "gpu-host-1");
   CHECK(c.store.claim_ahead == 2);
   CHECK(c.store.chunk_bytes == 4ull << 20);
-  const Config rel = parse_ok("version: 1\nmemory:\n  backend: pageable\nstore:\n"
-                              "  sqlite: {path: state/jobs.db}\n");
+  const Config rel = parse_ok(
+      "version: 1\nmemory:\n  backend: pageable\nstore:\n"
+      "  sqlite: {path: state/jobs.db}\n");
   CHECK(rel.store.sqlite_path.ends_with("/state/jobs.db"));
   const std::string base = "version: 1\nmemory:\n  backend: pageable\nstore:\n";
   CHECK(error_of(base + "  backend: mysql\n").find("store.backend") != std::string::npos);

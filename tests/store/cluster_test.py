@@ -72,6 +72,7 @@ plugin_dirs: [{BUILD}/plugins, {BUILD}/tests/pipeline_plugins]
 log: {{level: info}}
 memory: {{backend: pageable}}
 compute: {{threads: 1}}
+pipeline: {{ready_depth: 1}}
 params: {{dir: {tmp}/params, missing: setup}}
 server:
   listen: ["{self.sock}"]
@@ -86,6 +87,7 @@ store:
   reap: 500ms
   max_attempts: 3
   retry_backoff: 200ms
+  claim_ahead: 0
 {extra}""")
         self.log = os.path.join(tmp, f"{name}.log")
         self.start()
@@ -300,8 +302,8 @@ def main():
 
     # (7) priority across the cluster: LOW backlog, then CRITICAL.
     lows = []
-    for i in range(36):  # more than the 3 x 6 jobs the daemons claim at once
-        jid, _ = submit(daemons[i % 3], request(tmp, f"low{i}.json", 8192, 1, 7000 + i),
+    for i in range(20):  # more than the 3 x 4 jobs the daemons claim at once
+        jid, _ = submit(daemons[i % 3], request(tmp, f"low{i}.json", 8192, 2, 7000 + i),
                         f"low{i}", "low")
         lows.append(jid)
     time.sleep(0.3)

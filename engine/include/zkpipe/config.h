@@ -102,10 +102,10 @@ struct StoreConfig {
   int64_t poll_ms = 1'000;         // how often an idle worker looks for queued jobs (postgres)
   int64_t reap_ms = 5'000;         // how often a worker re-queues jobs whose lease ran out
   uint32_t max_attempts = 3;       // claims of one job before it fails for good
-  int64_t retry_backoff_ms = 1'000;       // a failed attempt waits this long, doubled each time
+  int64_t retry_backoff_ms = 1'000;         // a failed attempt waits this long, doubled each time
   int64_t retain_ms = 7ll * 24 * 3600'000;  // finished jobs (and their inputs) kept this long
-  std::string worker;              // this daemon's name in the cluster; empty: <hostname>-<pid>
-  uint32_t claim_ahead = 1;        // jobs claimed beyond those proving now (postgres)
+  std::string worker;                 // this daemon's name in the cluster; empty: <hostname>-<pid>
+  uint32_t claim_ahead = 1;           // jobs claimed beyond those proving now (postgres)
   uint64_t chunk_bytes = 1ull << 20;  // inputs are stored in chunks of this size
 };
 

@@ -66,12 +66,16 @@ void JobBroker::hook(pipeline::EngineOptions& options) {
 void JobBroker::start(pipeline::Engine& engine) {
   engine_ = &engine;
   started_unix_ms_ = unix_ms_now();
+  // Known to the cluster at once (zkpipe status --cluster), not only after the first period.
+  if (Result<store::HeartbeatReply> hello = store_.heartbeat(self_info(), {}); !hello.ok()) {
+    spdlog::warn("store: {}: first heartbeat: {}", store_.describe(), hello.status().to_string());
+  }
   claimer_ = std::thread([this] { claimer_loop(); });
   heartbeat_ = std::thread([this] { heartbeat_loop(); });
   committer_ = std::thread([this] { committer_loop(); });
-  spdlog::info("store: {} as worker {}{}", store_.describe(), worker_,
-               shared_ ? fmt::format(" (shared queue; up to {} job(s) claimed here)", claim_limit_)
-                       : "");
+  spdlog::info(
+      "store: {} as worker {}{}", store_.describe(), worker_,
+      shared_ ? fmt::format(" (shared queue; up to {} job(s) claimed here)", claim_limit_) : "");
 }
 
 void JobBroker::stop_claiming() {
@@ -113,12 +117,11 @@ Result<JobBroker::Accepted> JobBroker::submit(pipeline::JobRequest request, bool
   job.proof_type = request.proof_type;
   job.circuit_id = checked.circuit_id;
   job.input = std::move(request.input);
-  job.priority = static_cast<uint8_t>(request.priority);
+  job.priority = static_cast<uint8_t>(request.priority) + 1;  // the store's 1 critical .. 4 low
   if (request.deadline) {
-    job.deadline_ms = std::max<int64_t>(
-        1, std::chrono::duration_cast<std::chrono::milliseconds>(
-               *request.deadline - std::chrono::steady_clock::now())
-               .count());
+    job.deadline_ms = std::max<int64_t>(1, std::chrono::duration_cast<std::chrono::milliseconds>(
+                                               *request.deadline - std::chrono::steady_clock::now())
+                                               .count());
   }
   job.partitions = checked.partitions;
   ZKP_ASSIGN_OR_RETURN(const store::Submitted stored, store_.submit(job, taken));
@@ -158,7 +161,7 @@ Status JobBroker::run_claimed(store::Claimed c, uint32_t* queue_position) {
   r.input = std::move(c.input);
   r.input_name = c.request_id.empty() ? fmt::format("job {}", c.id)
                                       : fmt::format("job {} (request {})", c.id, c.request_id);
-  r.priority = static_cast<pipeline::Priority>(c.priority);
+  r.priority = static_cast<pipeline::Priority>(std::clamp<int>(c.priority, 1, 4) - 1);
   if (c.deadline_left_ms) {
     r.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(*c.deadline_left_ms);
   }
@@ -192,10 +195,9 @@ Status JobBroker::run_claimed(store::Claimed c, uint32_t* queue_position) {
     if (Result<bool> back = store_.release(c.id, c.fence); !back.ok()) {
       spdlog::warn("job {}: giving it back: {}", c.id, back.status().to_string());
     }
-  } else if (Result<bool> failed = store_.fail(c.id, c.fence, code,
-                                               fmt::format("worker {}: {}", worker_,
-                                                           s.status().message()),
-                                               false);
+  } else if (Result<bool> failed =
+                 store_.fail(c.id, c.fence, code,
+                             fmt::format("worker {}: {}", worker_, s.status().message()), false);
              !failed.ok()) {
     spdlog::warn("job {}: recording its failure: {}", c.id, failed.status().to_string());
   }
@@ -212,9 +214,10 @@ Result<uint64_t> JobBroker::find_request(const std::string& request_id) {
 Result<store::JobRecord> JobBroker::record(uint64_t id, bool with_result) {
   ZKP_ASSIGN_OR_RETURN(std::optional<store::JobRecord> r, store_.get(id, with_result));
   if (!r) {
-    return not_found(fmt::format("job {} is not known (never accepted, or forgotten after "
-                                 "store.retain)",
-                                 id));
+    return not_found(
+        fmt::format("job {} is not known (never accepted, or forgotten after "
+                    "store.retain)",
+                    id));
   }
   return std::move(*r);
 }

@@ -2,10 +2,10 @@
 // (zkpipe/store/job_store.h, the record) and runs them in its engine (the executor): SubmitProof
 // stores a job durably before it answers; a claimer takes queued jobs (up to the pipeline's
 // workers plus store.claim_ahead, so a crash costs an attempt only to jobs under way, and other
-// workers of a shared store get the rest) and submits them to the engine with the partitions an earlier attempt proved; each partition proof is checkpointed
-// as it is made; a finished job is committed with one fenced write; a heartbeat renews the leases
-// and aborts local work whose lease was lost or whose client cancelled; a reaper re-queues the
-// jobs of workers that stopped.
+// workers of a shared store get the rest) and submits them to the engine with the partitions an
+// earlier attempt proved; each partition proof is checkpointed as it is made; a finished job is
+// committed with one fenced write; a heartbeat renews the leases and aborts local work whose lease
+// was lost or whose client cancelled; a reaper re-queues the jobs of workers that stopped.
 // Thread-safety: every public member is thread-safe; mu_ is never held across a store or engine
 // call.
 #pragma once

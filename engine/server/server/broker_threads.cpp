@@ -99,8 +99,7 @@ void JobBroker::claimer_loop() {
   auto next_expire = Clock::now();
   std::unique_lock lock(mu_);
   while (!detached_) {
-    wake_.wait_for(lock, milliseconds(config_.poll_ms),
-                   [&] { return detached_ || wake_claimer_; });
+    wake_.wait_for(lock, milliseconds(config_.poll_ms), [&] { return detached_ || wake_claimer_; });
     if (detached_) return;
     wake_claimer_ = false;
     lock.unlock();
@@ -110,15 +109,16 @@ void JobBroker::claimer_loop() {
       if (!reaped.ok()) {
         errors.warn("reap", reaped.status());
       } else if (*reaped > 0) {
-        spdlog::warn("store: {} job(s) of stopped workers queued again (or failed, out of "
-                     "attempts)",
-                     *reaped);
+        spdlog::warn(
+            "store: {} job(s) of stopped workers queued again (or failed, out of "
+            "attempts)",
+            *reaped);
       }
     }
     if (Clock::now() >= next_expire) {
       // Often enough that a short store.retain is kept to within half of itself.
-      next_expire = Clock::now() + milliseconds(std::clamp<int64_t>(config_.retain_ms / 2, 1000,
-                                                                    60'000));
+      next_expire =
+          Clock::now() + milliseconds(std::clamp<int64_t>(config_.retain_ms / 2, 1000, 60'000));
       Result<size_t> gone = store_.expire();
       if (!gone.ok()) errors.warn("expire", gone.status());
     }
@@ -149,14 +149,15 @@ void JobBroker::heartbeat_loop() {
     for (auto& [tag, c] : claims_) {
       const bool lost =
           std::find(reply->lost.begin(), reply->lost.end(), c.id) != reply->lost.end();
-      const bool cancelled = std::find(reply->cancel_requested.begin(),
-                                       reply->cancel_requested.end(),
-                                       c.id) != reply->cancel_requested.end();
+      const bool cancelled =
+          std::find(reply->cancel_requested.begin(), reply->cancel_requested.end(), c.id) !=
+          reply->cancel_requested.end();
       if (lost && !c.lost) {
         c.lost = true;
-        spdlog::warn("job {}: this worker's lease was lost (another worker holds it now); "
-                     "stopping the local work, its result will not be stored",
-                     c.id);
+        spdlog::warn(
+            "job {}: this worker's lease was lost (another worker holds it now); "
+            "stopping the local work, its result will not be stored",
+            c.id);
         if (c.engine_job != 0) stop.emplace_back(c.id, c.engine_job);
       } else if (cancelled && !c.client_cancel) {
         c.client_cancel = true;
@@ -213,8 +214,7 @@ void JobBroker::commit(const pipeline::JobResult& r, const Claim& c) {
     if (r.state == pipeline::JobState::kDone) {
       what = "result";
       written = store_.complete(
-          c.id, c.fence,
-          std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+          c.id, c.fence, std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
     } else if (r.state == pipeline::JobState::kFailed) {
       what = "failure";
       written = store_.fail(c.id, c.fence, r.status.code(),
@@ -229,16 +229,18 @@ void JobBroker::commit(const pipeline::JobResult& r, const Claim& c) {
     }
     if (written.ok()) {
       if (!*written) {
-        spdlog::warn("job {}: its {} was not stored: another worker's attempt owns the job now "
-                     "(fence {} is stale)",
-                     c.id, what, c.fence);
+        spdlog::warn(
+            "job {}: its {} was not stored: another worker's attempt owns the job now "
+            "(fence {} is stale)",
+            c.id, what, c.fence);
       }
       return;
     }
     if (Clock::now() >= until) {
-      spdlog::error("job {}: its {} could not be stored for a whole lease ({}); another worker "
-                    "will prove it again",
-                    c.id, what, written.status().to_string());
+      spdlog::error(
+          "job {}: its {} could not be stored for a whole lease ({}); another worker "
+          "will prove it again",
+          c.id, what, written.status().to_string());
       return;
     }
     if (attempt == 0) {

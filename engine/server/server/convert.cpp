@@ -238,20 +238,27 @@ void fill_stored_result(const store::JobRecord& r, v1::ProofResult* out) {
   out->set_proof_type(r.proof_type);
   out->set_circuit_id(r.circuit_id);
   switch (r.state) {
-    case store::JobState::kQueued: out->set_state(v1::JOB_STATE_QUEUED); break;
-    case store::JobState::kRunning: out->set_state(v1::JOB_STATE_RUNNING); break;
+    case store::JobState::kQueued:
+      out->set_state(v1::JOB_STATE_QUEUED);
+      break;
+    case store::JobState::kRunning:
+      out->set_state(v1::JOB_STATE_RUNNING);
+      break;
     case store::JobState::kDone: {
       // A done job whose stored result does not decode: say so rather than return no proof.
       out->set_state(v1::JOB_STATE_FAILED);
-      const grpc::Status s = to_grpc(
-          internal_error(fmt::format("job {}: its stored result does not decode ({} bytes)", r.id,
-                                     r.result.size())));
+      const grpc::Status s = to_grpc(internal_error(fmt::format(
+          "job {}: its stored result does not decode ({} bytes)", r.id, r.result.size())));
       out->set_status_code(static_cast<int32_t>(s.error_code()));
       out->set_status_message(s.error_message());
       return;
     }
-    case store::JobState::kFailed: out->set_state(v1::JOB_STATE_FAILED); break;
-    case store::JobState::kCancelled: out->set_state(v1::JOB_STATE_CANCELLED); break;
+    case store::JobState::kFailed:
+      out->set_state(v1::JOB_STATE_FAILED);
+      break;
+    case store::JobState::kCancelled:
+      out->set_state(v1::JOB_STATE_CANCELLED);
+      break;
   }
   if (r.error_code != 0) {
     const grpc::Status s = to_grpc(Status(static_cast<Code>(r.error_code), r.error));

@@ -18,8 +18,8 @@
 #include <mutex>
 #include <thread>
 
-#include "http.h"
 #include "broker.h"
+#include "http.h"
 #include "service.h"
 #include "zkpipe/store/job_store.h"
 
@@ -178,8 +178,8 @@ Result<std::unique_ptr<Server>> Server::start(const Config& config, const ServeO
   const size_t claim_limit = config.pipeline.synthesis_workers +
                              compute_workers * (1 + config.pipeline.ready_depth) +
                              config.pipeline.finalizers + store_config.claim_ahead;
-  impl->broker = std::make_unique<JobBroker>(*impl->store, store_config, store_config.worker, shared,
-                                             claim_limit);
+  impl->broker = std::make_unique<JobBroker>(*impl->store, store_config, store_config.worker,
+                                             shared, claim_limit);
   impl->broker->hook(engine_options);
   ZKP_ASSIGN_OR_RETURN(impl->engine, pipeline::Engine::create(config, std::move(engine_options)));
   impl->broker->start(*impl->engine);

@@ -123,8 +123,7 @@ struct EngineOptions {
   // Called with each partition's proof as prove_finish makes it (before the job's batch
   // verification), on a finalizer thread and outside the engine's locks: a daemon checkpoints it
   // in its job store. `position` is the partition's position in the request.
-  std::function<void(uint64_t job, uint64_t tag, uint32_t position,
-                     std::span<const uint8_t> proof)>
+  std::function<void(uint64_t job, uint64_t tag, uint32_t position, std::span<const uint8_t> proof)>
       on_partition_proof;
   // Called once per job when it ends (done, failed or cancelled), in the order jobs end, on the
   // engine's reporter thread and outside its locks; also for jobs the engine's shutdown cancels.

@@ -119,8 +119,8 @@ class JobStore {
   virtual Result<std::vector<Claimed>> claim(const std::string& worker,
                                              const ClaimFilter& filter) = 0;
   // Renews the leases of the (id, fence) pairs the worker holds and its last_seen.
-  virtual Result<HeartbeatReply> heartbeat(const WorkerInfo& worker,
-                                           const std::vector<std::pair<uint64_t, uint64_t>>& held) = 0;
+  virtual Result<HeartbeatReply> heartbeat(
+      const WorkerInfo& worker, const std::vector<std::pair<uint64_t, uint64_t>>& held) = 0;
   // Keeps a finished partition's proof (insert; an existing one stays). FAILED_PRECONDITION when
   // the fence is no longer the job's current one (nothing written).
   virtual Status checkpoint(uint64_t id, uint64_t fence, uint32_t position,

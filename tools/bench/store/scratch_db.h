@@ -1,0 +1,37 @@
+// scratch_db.h: zkpipe-bench-store's clean slate on PostgreSQL: a new, empty database
+// (zkpipe_bench_<pid>) created through the caller's connection (conninfo, or PG* when empty) and
+// dropped, with any session still in it, when the ScratchDatabase is destroyed.
+// Thread-safety: none; create and destroy it on one thread, with no store of it still open.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "zkpipe/status.h"
+
+namespace zkpipe::bench {
+
+class ScratchDatabase {
+ public:
+  // UNAVAILABLE naming the server's error when it cannot connect or create the database.
+  static Result<std::unique_ptr<ScratchDatabase>> create(const std::string& conninfo);
+  ~ScratchDatabase();
+  ScratchDatabase(const ScratchDatabase&) = delete;
+  ScratchDatabase& operator=(const ScratchDatabase&) = delete;
+
+  const std::string& name() const { return name_; }
+  // The caller's conninfo with dbname set to this database (key=value form).
+  const std::string& conninfo() const { return conninfo_; }
+  const std::string& server_version() const { return server_version_; }  // "16.4"
+
+ private:
+  ScratchDatabase(std::string admin_conninfo, std::string name, std::string conninfo,
+                  std::string server_version)
+      : admin_conninfo_(std::move(admin_conninfo)),
+        name_(std::move(name)),
+        conninfo_(std::move(conninfo)),
+        server_version_(std::move(server_version)) {}
+  std::string admin_conninfo_, name_, conninfo_, server_version_;
+};
+
+}  // namespace zkpipe::bench
