@@ -1,5 +1,5 @@
-// pipeline_sections.cpp: the `compute`, `pipeline`, `params`, `server` (and `store`) sections of a version 1
-// config (zkpipe/config.h), read strictly like the rest (sections.h). Documented in
+// pipeline_sections.cpp: the `compute`, `pipeline`, `params`, `server` (and `store`) sections of a
+// version 1 config (zkpipe/config.h), read strictly like the rest (sections.h). Documented in
 // configs/README.md. Thread-safety: pure functions.
 #include "sections.h"
 #include "zkpipe/units.h"

@@ -399,7 +399,19 @@ Result<Submitted> Engine::Impl::submit(JobRequest request, bool& taken) {
       !known.ok() || known->attached) {
     return known;
   }
-  job->id = m.next_job++;
+  if (request.id != 0) {  // the caller's id (a job store's)
+    if (auto old = m.jobs.find(request.id); old != m.jobs.end()) {
+      if (!ended(*old->second)) {
+        return unavailable(fmt::format("{}: job {} is still running in this engine", what,
+                                       request.id));
+      }
+      m.jobs.erase(old);  // an earlier attempt's record (its watchers keep their copy)
+    }
+    job->id = request.id;
+    m.next_job = std::max(m.next_job, request.id + 1);
+  } else {
+    job->id = m.next_job++;
+  }
   if (!request.request_id.empty()) m.by_request_id[request.request_id] = job->id;
   job->submitted_ns = m.trace.now_ns();
   job->queued_ns.assign(parts, job->submitted_ns);

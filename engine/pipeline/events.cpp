@@ -79,10 +79,11 @@ void Engine::Impl::forget_expired() {
       r.age ? std::chrono::duration_cast<std::chrono::nanoseconds>(*r.age).count() : INT64_MAX;
   while (!ended_order.empty() &&
          (ended_order.size() > r.count || now - ended_order.front().first > max_age_ns)) {
-    const uint64_t id = ended_order.front().second;
+    const auto [ended_ns, id] = ended_order.front();
     ended_order.pop_front();
     auto it = jobs.find(id);
-    if (it == jobs.end()) continue;
+    // A job of the same id submitted again later (a job store's re-claim) is not this one.
+    if (it == jobs.end() || it->second->ended_ns != ended_ns) continue;
     const std::string& rid = it->second->request_id;
     if (!rid.empty()) {
       if (auto r_it = by_request_id.find(rid); r_it != by_request_id.end() && r_it->second == id) {

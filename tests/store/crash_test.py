@@ -80,6 +80,25 @@ class Daemon:
             return None
 
 
+def wait_partial(db, seconds):
+    """A running job with some but not all of its partitions checkpointed: (id, count)."""
+    until = time.time() + seconds
+    while time.time() < until:
+        try:
+            con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+            row = con.execute(
+                "SELECT j.id, count(p.position) FROM zk_job j JOIN zk_partition p ON p.job_id = "
+                "j.id WHERE j.state = 'running' GROUP BY j.id HAVING count(p.position) BETWEEN 1 "
+                "AND j.partitions - 1 LIMIT 1").fetchone()
+            con.close()
+            if row:
+                return row
+        except sqlite3.Error:
+            pass
+        time.sleep(0.02)
+    return None
+
+
 def main():
     rng = random.Random(SEED)
     tmp = tempfile.mkdtemp(prefix="zkp-crash-")
@@ -127,11 +146,11 @@ store:
     check("a second daemon on the same store file is refused, naming it and the holder",
           p.returncode != 0 and db in p.stderr and "in use" in p.stderr, p.stderr[-400:])
 
-    # The backlog: 20 jobs of 3 partitions, a few hundred ms each on 2 cores.
+    # The backlog: 20 jobs of 3 partitions, about half a second each on 2 cores.
     jobs = {}
     latencies = []
     for i in range(20):
-        path = request(f"job{i}.json", 2048, 3, 100 + i)
+        path = request(f"job{i}.json", 4096, 3, 100 + i)
         t0 = time.time()
         rc, text = run("submit", "--addr", sock, "--proof", "mimc_jobs", "--input", path,
                        "--request-id", f"r{i}")
@@ -143,8 +162,13 @@ store:
 
     kill_to_ready = []
     accepted_before_kill = None
+    partial, partial_offset = None, 0  # (job id, checkpoints) of the job killed half-proved
     for k in range(10):
         time.sleep(rng.uniform(0.2, 1.5))
+        if k == 3:  # one kill while a job has some, not all, of its partitions checkpointed
+            partial = wait_partial(db, 60)
+            partial_offset = os.path.getsize(log)
+            check("a kill finds a job with some partitions checkpointed", partial, "none in 60 s")
         if k == 4:  # a job acknowledged right before the kill
             path = request("last.json", 512, 2, 999)
             rc, text = run("submit", "--addr", sock, "--proof", "mimc_jobs", "--input", path,
@@ -193,9 +217,12 @@ store:
     print(f"figures: jobs lost {len(lost)}, duplicated {len(dup)} over 10 kills; attempts "
           f"{sorted(r[3] for r in rows)}")
     text = open(log).read()
-    reproved = re.findall(r"(\d+) of (\d+) partition\(s\) already proved", text)
-    check("after restarts, checkpointed partitions were reused (not proved again)",
-          any(int(a) > 0 for a, _ in reproved), reproved[:5])
+    if partial:
+        jid, kept = partial
+        reused = re.findall(rf"job {jid}: attempt \d+ on \S+, (\d+) of 3 partition\(s\) already",
+                            text[partial_offset:])
+        check(f"job {jid}, killed with {kept} of 3 partitions checkpointed, proved only the rest "
+              "after the restart", reused and int(reused[0]) >= kept, reused)
 
     # A torn input: a job whose stored input no longer matches its SHA-256 is failed, not proved.
     path = request("torn.json", 65536, 1, 7)

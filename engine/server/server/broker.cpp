@@ -70,6 +70,10 @@ void JobBroker::start(pipeline::Engine& engine) {
   if (Result<store::HeartbeatReply> hello = store_.heartbeat(self_info(), {}); !hello.ok()) {
     spdlog::warn("store: {}: first heartbeat: {}", store_.describe(), hello.status().to_string());
   }
+  {
+    std::lock_guard lock(mu_);
+    wake_claimer_ = true;  // claim what is queued at once, not a poll period later
+  }
   claimer_ = std::thread([this] { claimer_loop(); });
   heartbeat_ = std::thread([this] { heartbeat_loop(); });
   committer_ = std::thread([this] { committer_loop(); });
@@ -174,6 +178,7 @@ Status JobBroker::run_claimed(store::Claimed c, uint32_t* queue_position) {
     by_id_[c.id] = tag;
   }
   r.tag = tag;
+  r.id = c.id;  // the engine's job id is the store's: logs, traces, status and the API agree
   if (c.attempt > 1 || !r.proved.empty()) {
     spdlog::info("job {}: attempt {} on {}, {} of {} partition(s) already proved", c.id, c.attempt,
                  worker_, r.proved.size(), c.partitions);
@@ -234,15 +239,7 @@ std::optional<uint64_t> JobBroker::local_job(uint64_t id) const {
   if (it == by_id_.end()) return std::nullopt;
   auto c = claims_.find(it->second);
   if (c == claims_.end() || c->second.engine_job == 0) return std::nullopt;
-  return c->second.engine_job;
-}
-
-uint64_t JobBroker::store_job(uint64_t engine_job) const {
-  std::lock_guard lock(mu_);
-  for (const auto& [tag, c] : claims_) {
-    if (c.engine_job == engine_job) return c.id;
-  }
-  return 0;
+  return c->second.engine_job;  // == id
 }
 
 Status JobBroker::cancel(uint64_t id, bool* was_running) {
@@ -280,6 +277,11 @@ Result<uint64_t> JobBroker::unfinished() {
   uint64_t n = c.running;
   for (const auto& [priority, q] : c.queued) n += q;
   return n;
+}
+
+size_t JobBroker::claims_size() const {
+  std::lock_guard lock(mu_);
+  return claims_.size();
 }
 
 size_t JobBroker::in_flight() const {

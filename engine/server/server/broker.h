@@ -67,10 +67,8 @@ class JobBroker {
   Result<store::JobRecord> record(uint64_t id, bool with_result);
   // Blocks until a job's end was committed here or `slice` passed (awaiters poll the store).
   void wait_commit(std::chrono::milliseconds slice);
-  // The engine job running store job `id` here, if any.
+  // The engine job running store job `id` here, if any (the engine uses the store's ids).
   std::optional<uint64_t> local_job(uint64_t id) const;
-  // The store job an engine job runs (0: none).
-  uint64_t store_job(uint64_t engine_job) const;
   // A client's cancel. NOT_FOUND / FAILED_PRECONDITION (already ended) as the store says.
   Status cancel(uint64_t id, bool* was_running);
   // Jobs queued or running in the store (the whole cluster's with PostgreSQL).
@@ -97,6 +95,7 @@ class JobBroker {
   void committer_loop();
   void commit(const pipeline::JobResult& r, const Claim& c);
   store::WorkerInfo self_info();
+  size_t claims_size() const;
 
   store::JobStore& store_;
   const StoreConfig config_;

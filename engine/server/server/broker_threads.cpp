@@ -70,8 +70,21 @@ std::map<uint64_t, uint32_t> JobBroker::claim_some() {
     if (!claiming_) return started;
     room = claims_.size() < claim_limit_ ? claim_limit_ - claims_.size() : 0;
   }
-  if (room == 0) return started;
   static Throttled errors;
+  bool critical_only = false;
+  if (room == 0) {
+    // The pipeline is full, but a CRITICAL job (deadline work) never waits behind jobs claimed
+    // ahead: it is claimed now and overtakes them in the engine's queues. The claim order puts
+    // it first, so one claim takes it.
+    Result<store::QueueCounts> counts = store_.counts();
+    if (!counts.ok()) {
+      errors.warn("counts", counts.status());
+      return started;
+    }
+    if (counts->queued.count(1) == 0 || counts->queued.at(1) == 0) return started;
+    room = 1;
+    critical_only = true;
+  }
   store::ClaimFilter filter;
   filter.proof_types = engine_->proof_types();
   filter.max_jobs = room;
@@ -83,6 +96,13 @@ std::map<uint64_t, uint32_t> JobBroker::claim_some() {
   }
   for (store::Claimed& c : *claimed) {
     const uint64_t id = c.id;
+    if (critical_only && c.priority != 1) {
+      // Raced: the critical job went to another worker; give this one back at once.
+      if (Result<bool> back = store_.release(c.id, c.fence); !back.ok()) {
+        errors.warn("release", back.status());
+      }
+      continue;
+    }
     uint32_t position = 0;
     if (Status s = run_claimed(std::move(c), &position); !s.ok()) {
       spdlog::info("job {}: not started here: {}", id, s.to_string());

@@ -264,7 +264,6 @@ grpc::Status ProvingService::GetStatus(grpc::ServerContext* ctx, const v1::GetSt
   const Counted done{state_, "GetStatus"};
   if (grpc::Status a = authorize(ctx); !a.ok()) return done(a);
   fill_status(engine_.status_json(), engine_, state_, out);
-  for (v1::JobSummary& j : *out->mutable_jobs()) j.set_job_id(broker_.store_job(j.job_id()));
   fill_store_status(broker_.status_json(req->cluster()), out);
   return done(grpc::Status::OK);
 }

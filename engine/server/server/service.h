@@ -1,7 +1,7 @@
 // service.h: private to engine/server. ProvingService implements zkpipe.v1.ProvingEngine over a
 // pipeline::Engine (service.cpp); convert.cpp turns engine values into messages. ServiceState is
 // what the service, the HTTP side and the server share. Jobs are named by their job store ids
-// (broker.h); the engine's own ids stay inside.
+// (broker.h), which the engine uses as its own.
 // Thread-safety: gRPC calls the handlers from many threads at once; all state is atomic or
 // guarded by its own mutex.
 #pragma once
@@ -14,9 +14,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "broker.h"
 #include "zkpipe/config.h"
 #include "zkpipe/pipeline/engine.h"
-#include "broker.h"
 #include "zkpipe/server/client.h"
 #include "zkpipe/v1/proving_engine.grpc.pb.h"
 
@@ -27,7 +27,7 @@ namespace v1 = zkpipe::v1;
 struct ServiceState {
   ServerConfig config;
   JobBroker* broker = nullptr;  // set once at start, before any call
-  std::string token;  // empty: no TCP call needs one
+  std::string token;            // empty: no TCP call needs one
   std::atomic<bool> draining{false};
   std::atomic<uint64_t> submits_refused{0};
   std::atomic<int64_t> submits_in_progress{0};  // counted against max_queued_jobs

@@ -42,6 +42,9 @@ struct JobRequest {
   // checks them with the rest, and one that does not verify (or decode) is proved again.
   std::map<uint32_t, std::vector<uint8_t>> proved;
   uint64_t tag = 0;  // the caller's number for the job (a daemon's claim), given back in callbacks
+  // The job's id (a job store's, so logs, traces and the API name it alike); 0: the engine
+  // numbers it. An id of an ended job replaces that job's record; of a running one: UNAVAILABLE.
+  uint64_t id = 0;
 };
 
 enum class JobState { kQueued, kRunning, kDone, kFailed, kCancelled };
