@@ -22,16 +22,18 @@ class ScratchDatabase {
   const std::string& name() const { return name_; }
   // The caller's conninfo with dbname set to this database (key=value form).
   const std::string& conninfo() const { return conninfo_; }
-  const std::string& server_version() const { return server_version_; }  // "16.4"
+  // "server 15.20 (Debian ...), fsync on, synchronous_commit on": what a commit's cost depends
+  // on (pg_virtualenv, behind tests/store/with_postgres.sh, turns fsync off).
+  const std::string& server() const { return server_; }
 
  private:
   ScratchDatabase(std::string admin_conninfo, std::string name, std::string conninfo,
-                  std::string server_version)
+                  std::string server)
       : admin_conninfo_(std::move(admin_conninfo)),
         name_(std::move(name)),
         conninfo_(std::move(conninfo)),
-        server_version_(std::move(server_version)) {}
-  std::string admin_conninfo_, name_, conninfo_, server_version_;
+        server_(std::move(server)) {}
+  std::string admin_conninfo_, name_, conninfo_, server_;
 };
 
 }  // namespace zkpipe::bench
