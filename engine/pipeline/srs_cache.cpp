@@ -404,6 +404,7 @@ SrsStats SrsCache::stats() const {
     if (e->warm) ++s.warm;
     if (e->state != Entry::State::kHot) continue;
     ++s.hot;
+    s.hot_circuits.push_back(id);
     s.hot_bytes += e->hot->resident_bytes;
     if (e->hot.use_count() > 1) ++s.in_use;
   }

@@ -184,6 +184,8 @@ def main():
     rc, text = run("status", "--addr", b.sock, "--cluster")
     check("status --cluster lists the three workers",
           rc == 0 and all(n in text for n in ("w-a", "w-b", "w-c")), text[-800:])
+    check("status --cluster shows w-a's hot params (its warm-up circuits)",
+          re.search(r"w-a .*hot params: .*mimc-test-r", text), text[-800:])
 
     # (1) 200 jobs round-robin.
     ids = []

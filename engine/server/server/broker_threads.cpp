@@ -47,12 +47,8 @@ store::WorkerInfo JobBroker::self_info() {
   for (const std::string& d : engine_->device_tracks()) devices += (devices.empty() ? "" : ",") + d;
   w.devices = devices;
   const nlohmann::json status = engine_->status_json();
-  if (status.contains("params") && status["params"].contains("entries")) {
-    for (const auto& e : status["params"]["entries"]) {
-      if (e.contains("circuit_id") && e.value("state", "") == "hot") {
-        w.hot_circuits.push_back(e["circuit_id"].get<std::string>());
-      }
-    }
+  if (status.contains("params") && status["params"].contains("hot_circuits")) {
+    w.hot_circuits = status["params"]["hot_circuits"].get<std::vector<std::string>>();
   }
   std::lock_guard lock(mu_);
   w.running = static_cast<uint32_t>(claims_.size());

@@ -46,6 +46,7 @@ using AllocateFn = std::function<Result<Buffer>(uint64_t bytes)>;
 struct SrsStats {
   uint64_t hot_bytes = 0;
   size_t hot = 0, warm = 0, in_use = 0;
+  std::vector<std::string> hot_circuits;  // the circuit ids whose params are hot
   uint64_t hits = 0, loads = 0, setups = 0, evictions = 0;
 };
 
