@@ -402,8 +402,8 @@ Result<Submitted> Engine::Impl::submit(JobRequest request, bool& taken) {
   if (request.id != 0) {  // the caller's id (a job store's)
     if (auto old = m.jobs.find(request.id); old != m.jobs.end()) {
       if (!ended(*old->second)) {
-        return unavailable(fmt::format("{}: job {} is still running in this engine", what,
-                                       request.id));
+        return unavailable(
+            fmt::format("{}: job {} is still running in this engine", what, request.id));
       }
       m.jobs.erase(old);  // an earlier attempt's record (its watchers keep their copy)
     }

@@ -113,10 +113,15 @@ nlohmann::json Engine::Impl::status_json() const {
                    {"grants", b.grants},     {"refusals", b.refusals},
                    {"timeouts", b.timeouts}};
   out["memory"] = plan_text;  // the start-up line: predicted peak at the limits, and the cap
-  out["params"] = {
-      {"hot", s.hot},   {"warm", s.warm},   {"in_use", s.in_use}, {"hot_bytes", s.hot_bytes},
-      {"hits", s.hits}, {"loads", s.loads}, {"setups", s.setups}, {"evictions", s.evictions},
-      {"hot_circuits", s.hot_circuits}};
+  out["params"] = {{"hot", s.hot},
+                   {"warm", s.warm},
+                   {"in_use", s.in_use},
+                   {"hot_bytes", s.hot_bytes},
+                   {"hits", s.hits},
+                   {"loads", s.loads},
+                   {"setups", s.setups},
+                   {"evictions", s.evictions},
+                   {"hot_circuits", s.hot_circuits}};
   json devices = json::array();
   for (size_t d = 0; d < compute->device_count(); ++d) devices.push_back(compute->device_name(d));
   out["compute"] = {{"backend", compute->name()}, {"devices", devices}};

@@ -13,6 +13,7 @@ type is mimc_jobs with partitions of about 100 ms; leases are short (2 s). Check
  (7) priority across the cluster: a CRITICAL job ends before every LOW job queued before it;
  and a daemon given a wrong password or an unreachable server refuses to start, saying why.
 Prints figures (claims/s, kill to re-claim). Standard library + psql; every wait is bounded."""
+import concurrent.futures
 import json
 import os
 import re
@@ -303,11 +304,14 @@ def main():
           "injected synthesis failure" in row[0][2], (rc, row, out[-300:]))
 
     # (7) priority across the cluster: LOW backlog, then CRITICAL.
-    lows = []
-    for i in range(20):  # more than the 3 x 4 jobs the daemons claim at once
-        jid, _ = submit(daemons[i % 3], request(tmp, f"low{i}.json", 8192, 2, 7000 + i),
-                        f"low{i}", "low")
-        lows.append(jid)
+    # More than the 3 x 4 jobs the daemons claim at once, submitted 6 at a time so the backlog
+    # builds faster than the daemons prove it, even on a loaded machine.
+    paths = [request(tmp, f"low{i}.json", 8192, 2, 7000 + i) for i in range(24)]
+    with concurrent.futures.ThreadPoolExecutor(6) as pool:
+        lows = list(pool.map(lambda i: submit(daemons[i % 3], paths[i], f"low{i}", "low")[0],
+                             range(24)))
+    check("(7) 24 LOW jobs accepted", all(lows), lows)
+    lows = [j for j in lows if j]
     time.sleep(0.3)
     queued = [int(r[0]) for r in sql("SELECT id FROM zk_job WHERE state = 'queued' AND "
                                      "priority = 4")]
