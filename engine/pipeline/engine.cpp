@@ -220,20 +220,26 @@ Result<Submitted> Engine::check(const JobRequest& request) {
   return guarded(what + ": check", [&] { return impl_->check(request); });
 }
 
-Result<Submitted> Engine::Impl::check(const JobRequest& request) {
-  const std::string what = request.input_name.empty() ? "request" : request.input_name;
-  ZKP_ASSIGN_OR_RETURN(const zkp_proof_type* type, proof_type(request.proof_type));
-  PluginJob parsed;
-  parsed.type = type;
+// Parses a request with its proof-type plugin (destroyed with `parsed`) and reads its info,
+// without queueing it: for check() and plan().
+Status Engine::Impl::parse_only(const JobRequest& request, const std::string& what,
+                                PluginJob& parsed, zkp_job_info& info) {
+  ZKP_ASSIGN_OR_RETURN(parsed.type, proof_type(request.proof_type));
   char message[kPluginMessageBytes] = "";
   ZKP_RETURN_IF_ERROR(
-      plugin_status(type->parse(request.input.data(), request.input.size(), what.c_str(),
-                                &parsed.handle, {message, sizeof message}),
+      plugin_status(parsed.type->parse(request.input.data(), request.input.size(), what.c_str(),
+                                       &parsed.handle, {message, sizeof message}),
                     message, what));
-  zkp_job_info info{};
   info.struct_size = sizeof info;
-  ZKP_RETURN_IF_ERROR(
-      plugin_status(type->info(parsed.handle, &info, {message, sizeof message}), message, what));
+  return plugin_status(parsed.type->info(parsed.handle, &info, {message, sizeof message}), message,
+                       what);
+}
+
+Result<Submitted> Engine::Impl::check(const JobRequest& request) {
+  const std::string what = request.input_name.empty() ? "request" : request.input_name;
+  PluginJob parsed;
+  zkp_job_info info{};
+  ZKP_RETURN_IF_ERROR(parse_only(request, what, parsed, info));
   // The whole-budget check of submit: a job that can never fit is refused now.
   if (Result<CircuitMemory> c = srs->circuit_memory(info.circuit_id); c.ok()) {
     const uint64_t need =
@@ -258,18 +264,10 @@ Result<MemoryPrediction> Engine::plan(const JobRequest& sample, uint64_t jobs) {
 
 Result<MemoryPrediction> Engine::Impl::plan(const JobRequest& sample, uint64_t jobs) {
   const std::string what = sample.input_name.empty() ? "request" : sample.input_name;
-  ZKP_ASSIGN_OR_RETURN(const zkp_proof_type* type, proof_type(sample.proof_type));
   PluginJob parsed;
-  parsed.type = type;
-  char message[kPluginMessageBytes] = "";
-  ZKP_RETURN_IF_ERROR(
-      plugin_status(type->parse(sample.input.data(), sample.input.size(), what.c_str(),
-                                &parsed.handle, {message, sizeof message}),
-                    message, what));
   zkp_job_info info{};
-  info.struct_size = sizeof info;
-  ZKP_RETURN_IF_ERROR(
-      plugin_status(type->info(parsed.handle, &info, {message, sizeof message}), message, what));
+  ZKP_RETURN_IF_ERROR(parse_only(sample, what, parsed, info));
+  const zkp_proof_type* type = parsed.type;
   Result<CircuitMemory> circuit = srs->circuit_memory(info.circuit_id);
   if (!circuit.ok() && circuit.status().code() == Code::kNotFound) {
     // No params yet: the R1CS as the plugin records it, and every wire assumed dense.

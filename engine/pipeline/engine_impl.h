@@ -192,6 +192,8 @@ struct Engine::Impl {
   void forget_expired();  // under mu: drops ended jobs past options.retain
   Result<MemoryPrediction> plan(const JobRequest& sample, uint64_t jobs);  // Engine::plan
   Result<Submitted> check(const JobRequest& request);                      // Engine::check
+  Status parse_only(const JobRequest& request, const std::string& what, PluginJob& parsed,
+                    zkp_job_info& info);  // check() and plan(): parsed, not queued
   std::string startup_prediction(const MemoryPlan& plan, const SystemInfo& info);
   void start_workers();
   void stop();
