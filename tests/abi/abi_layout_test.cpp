@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "zkpipe/abi/common.h"
+#include "zkpipe/abi/compute.h"
 #include "zkpipe/abi/memory.h"
 #include "zkpipe/abi/proof_type.h"
 #include "zkpipe/status.h"
@@ -73,7 +74,9 @@ ZKP_PIN(zkp_memory_backend, destroy, 64);
 ZKP_PIN(zkp_memory_backend, allocate, 72);
 ZKP_PIN(zkp_memory_backend, release, 80);
 ZKP_PIN(zkp_memory_backend, stats, 88);
-static_assert(sizeof(zkp_memory_backend) == 96);
+ZKP_PIN(zkp_memory_backend, buffer_flags, 96);  // 1.2
+ZKP_PIN(zkp_memory_backend, reserved_1_2, 100);
+static_assert(sizeof(zkp_memory_backend) == 104);
 
 static_assert(sizeof(zkp_fr) == 32);
 ZKP_PIN(zkp_job_info, struct_size, 0);
@@ -105,7 +108,85 @@ ZKP_PIN(zkp_proof_type, public_inputs, 88);
 ZKP_PIN(zkp_proof_type, record, 96);
 ZKP_PIN(zkp_proof_type, destroy_r1cs, 104);
 ZKP_PIN(zkp_proof_type, partition_index, 112);  // 1.1
-static_assert(sizeof(zkp_proof_type) == 120);
+ZKP_PIN(zkp_proof_type, presets, 120);          // 1.2
+ZKP_PIN(zkp_proof_type, preset_count, 128);
+ZKP_PIN(zkp_proof_type, reserved_1_2, 132);
+ZKP_PIN(zkp_proof_type, sample_request, 136);
+static_assert(sizeof(zkp_proof_type) == 144);
+ZKP_PIN(zkp_preset, name, 0);
+ZKP_PIN(zkp_preset, description, 8);
+ZKP_PIN(zkp_preset, partitions, 16);
+ZKP_PIN(zkp_preset, reserved, 20);
+static_assert(sizeof(zkp_preset) == 24);
+
+// compute.h (1.2)
+ZKP_PIN(zkp_g1_affine, x, 0);
+ZKP_PIN(zkp_g1_affine, y, 48);
+ZKP_PIN(zkp_g1_affine, infinity, 96);
+static_assert(sizeof(zkp_g1_affine) == 104);
+ZKP_PIN(zkp_compute_device, struct_size, 0);
+ZKP_PIN(zkp_compute_device, status, 4);
+ZKP_PIN(zkp_compute_device, memory_bytes, 8);
+ZKP_PIN(zkp_compute_device, name, 16);
+ZKP_PIN(zkp_compute_device, model, 48);
+ZKP_PIN(zkp_compute_device, uuid, 144);
+ZKP_PIN(zkp_compute_device, status_message, 192);
+static_assert(sizeof(zkp_compute_device) == 704);
+ZKP_PIN(zkp_compute_options, struct_size, 0);
+ZKP_PIN(zkp_compute_options, workers_per_device, 4);
+ZKP_PIN(zkp_compute_options, threads, 8);
+ZKP_PIN(zkp_compute_options, memory_flags, 12);
+ZKP_PIN(zkp_compute_options, devices, 16);
+ZKP_PIN(zkp_compute_options, device_count, 24);
+ZKP_PIN(zkp_compute_options, reserved, 28);
+static_assert(sizeof(zkp_compute_options) == 32);
+ZKP_PIN(zkp_key_view, struct_size, 0);
+ZKP_PIN(zkp_key_view, num_inputs, 4);
+ZKP_PIN(zkp_key_view, num_aux, 8);
+ZKP_PIN(zkp_key_view, domain_size, 16);
+ZKP_PIN(zkp_key_view, a_density, 24);
+ZKP_PIN(zkp_key_view, b_density, 32);
+ZKP_PIN(zkp_key_view, density_words, 40);
+ZKP_PIN(zkp_key_view, h_query, 48);
+ZKP_PIN(zkp_key_view, h_count, 56);
+ZKP_PIN(zkp_key_view, l_query, 64);
+ZKP_PIN(zkp_key_view, a_query, 80);
+ZKP_PIN(zkp_key_view, b_g1_query, 96);
+ZKP_PIN(zkp_key_view, b_count, 104);
+static_assert(sizeof(zkp_key_view) == 112);
+ZKP_PIN(zkp_prove_input, struct_size, 0);
+ZKP_PIN(zkp_prove_input, abc_flags, 4);
+ZKP_PIN(zkp_prove_input, abc, 8);
+ZKP_PIN(zkp_prove_input, abc_device, 16);
+ZKP_PIN(zkp_prove_input, n, 24);
+ZKP_PIN(zkp_prove_input, inputs, 32);
+ZKP_PIN(zkp_prove_input, aux, 48);
+ZKP_PIN(zkp_prove_input, a_scalars, 64);
+ZKP_PIN(zkp_prove_input, b_scalars, 80);
+ZKP_PIN(zkp_prove_input, b_count, 88);
+static_assert(sizeof(zkp_prove_input) == 96);
+ZKP_PIN(zkp_prove_result, struct_size, 0);
+ZKP_PIN(zkp_prove_result, h2d_path, 4);
+ZKP_PIN(zkp_prove_result, h, 8);
+ZKP_PIN(zkp_prove_result, l, 112);
+ZKP_PIN(zkp_prove_result, a, 216);
+ZKP_PIN(zkp_prove_result, b_g1, 320);
+ZKP_PIN(zkp_prove_result, ntt_ns, 424);
+ZKP_PIN(zkp_prove_result, b_g1_msm_ns, 456);
+ZKP_PIN(zkp_prove_result, h2d_bytes, 464);
+ZKP_PIN(zkp_prove_result, bases_bytes, 480);
+static_assert(sizeof(zkp_prove_result) == 488);
+ZKP_PIN(zkp_compute_backend, header, 0);
+ZKP_PIN(zkp_compute_backend, create, 56);
+ZKP_PIN(zkp_compute_backend, destroy, 64);
+ZKP_PIN(zkp_compute_backend, device_count, 72);
+ZKP_PIN(zkp_compute_backend, device_info, 80);
+ZKP_PIN(zkp_compute_backend, register_key, 88);
+ZKP_PIN(zkp_compute_backend, destroy_key, 96);
+ZKP_PIN(zkp_compute_backend, prove_start, 104);
+ZKP_PIN(zkp_compute_backend, wait, 112);
+ZKP_PIN(zkp_compute_backend, destroy_pending, 120);
+static_assert(sizeof(zkp_compute_backend) == 128);
 
 using zkpipe::Code;
 static_assert(static_cast<int>(Code::kOk) == ZKP_OK);
@@ -120,6 +201,7 @@ static_assert(static_cast<int>(Code::kAborted) == ZKP_ERR_ABORTED);
 
 TEST_CASE("ABI: version constants are the ones the changelog documents", "[abi]") {
   CHECK(ZKP_ABI_MAJOR == 1);
-  CHECK(ZKP_ABI_MINOR == 1);
+  CHECK(ZKP_ABI_MINOR == 2);
+  CHECK(ZKP_ERROR_CAPACITY == 2048);
   CHECK(std::string(ZKP_PLUGIN_SYMBOL_NAME) == "zkp_plugin");
 }

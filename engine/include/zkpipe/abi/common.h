@@ -14,7 +14,7 @@ extern "C" {
 
 /* Bump major on any incompatible change; bump minor when appending fields. */
 #define ZKP_ABI_MAJOR 1
-#define ZKP_ABI_MINOR 1
+#define ZKP_ABI_MINOR 2
 
 /* The one exported symbol of every plugin. */
 #define ZKP_PLUGIN_SYMBOL zkp_plugin
@@ -35,9 +35,18 @@ typedef int32_t zkp_status;
 /* Plugin kinds. Each has its own header with its descriptor type. */
 typedef enum zkp_plugin_kind {
   ZKP_KIND_MEMORY = 1,    /* abi/memory.h */
-  ZKP_KIND_COMPUTE = 2,   /* reserved for the compute backend ABI */
-  ZKP_KIND_PROOF_TYPE = 3 /* reserved for the proof type ABI */
+  ZKP_KIND_COMPUTE = 2,   /* abi/compute.h (1.2) */
+  ZKP_KIND_PROOF_TYPE = 3 /* abi/proof_type.h */
 } zkp_plugin_kind;
+
+/* The size of the message buffer the engine hands every entry point (zkp_error.capacity). */
+#define ZKP_ERROR_CAPACITY 2048
+
+/* BLS12-381 Fr in Montgomery form (R = 2^256 mod r), four little-endian 64-bit limbs: the
+ * engine's in-memory layout. (Declared in proof_type.h up to 1.1; moved here unchanged.) */
+typedef struct zkp_fr {
+  uint64_t limbs[4];
+} zkp_fr;
 
 /* Where an entry point writes its error message: a caller-owned buffer. The callee writes a
  * NUL-terminated string of at most capacity - 1 bytes (truncating) and never keeps the pointer. */

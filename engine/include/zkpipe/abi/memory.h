@@ -68,6 +68,13 @@ typedef struct zkp_memory_backend {
   /* `buffer` must be one this pool handed out and not yet released. */
   zkp_status (*release)(zkp_memory_pool* pool, const zkp_buffer* buffer, zkp_error err);
   zkp_status (*stats)(zkp_memory_pool* pool, zkp_memory_stats* out, zkp_error err);
+  /* ABI 1.2. The pool-level property: the ZKP_BUFFER_* flags every buffer of this backend
+   * carries (pinned_pool: PINNED; zero_copy: PINNED | DEVICE_MAPPED; pageable: 0). The engine
+   * counts a PINNED pool against RLIMIT_MEMLOCK and tells the compute backend what it gets. A
+   * 1.0/1.1 descriptor (struct_size <= offsetof(zkp_memory_backend, buffer_flags)): 0, and each
+   * buffer's own flags still say what it is. */
+  uint32_t buffer_flags;
+  uint32_t reserved_1_2; /* zero */
 } zkp_memory_backend;
 
 #ifdef __cplusplus

@@ -15,9 +15,16 @@
 extern "C" {
 #endif
 
-typedef struct zkp_fr {
-  uint64_t limbs[4];
-} zkp_fr;
+/* ABI 1.2: one shape a proof type can make sample requests of. */
+typedef struct zkp_preset {
+  const char* name;        /* [A-Za-z0-9._-]+, e.g. "2KiB" */
+  const char* description; /* one line: what the shape is (sector size, challenges, ...) */
+  uint32_t partitions;     /* partitions in a sample request */
+  uint32_t reserved;       /* zero */
+} zkp_preset;
+
+/* ABI 1.2: receives bytes a plugin produces; returns 0 to go on, non-zero to stop. */
+typedef int32_t (*zkp_write_fn)(void* ctx, const uint8_t* data, uint64_t bytes);
 
 typedef struct zkp_job zkp_job;   /* opaque: a parsed, checked request; owned by the plugin */
 typedef struct zkp_r1cs zkp_r1cs; /* opaque: a recorded R1CS; owned by the plugin */
@@ -78,6 +85,19 @@ typedef struct zkp_proof_type {
    * the position. */
   zkp_status (*partition_index)(const zkp_job* job, uint32_t partition, uint32_t* index,
                                 zkp_error err);
+  /* ABI 1.2. The shapes this proof type can make sample requests of (`zkpipe bench --preset`,
+   * tests): preset_count entries, immutable, alive while the library is loaded. Absent (a 1.0/1.1
+   * descriptor: struct_size <= offsetof(zkp_proof_type, presets)) or preset_count 0: none. */
+  const zkp_preset* presets;
+  uint32_t preset_count;
+  uint32_t reserved_1_2; /* zero */
+  /* ABI 1.2. A complete, valid request of `preset` (one of presets[].name) made from `seed`
+   * (same preset and seed: same bytes), handed to `write` in one or more pieces, in order; a
+   * `write` that returns non-zero stops it (the call then returns ZKP_ERR_ABORTED). May take a
+   * while (a sample sector may have to be sealed). NULL when preset_count is 0.
+   * Thread-safe. */
+  zkp_status (*sample_request)(const char* preset, uint64_t seed, zkp_write_fn write, void* ctx,
+                               zkp_error err);
 } zkp_proof_type;
 
 #ifdef __cplusplus
