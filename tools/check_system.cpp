@@ -110,11 +110,8 @@ void print_table(const SystemInfo& sys, const CudaInfo& cuda,
        fmt::format("{} x {}", sys.hugepages_total, format_bytes(sys.hugepage_bytes)));
   line("CPUs", std::to_string(sys.cpus));
   fmt::print("CUDA\n");
-  line("built with CUDA", cuda.built_with_cuda ? "yes" : "no");
-  if (cuda.built_with_cuda) {
-    line("driver", cuda_version_text(cuda.driver_version));
-    line("runtime", cuda_version_text(cuda.runtime_version));
-  }
+  line("driver (libcuda.so.1)", cuda.driver_found ? cuda_version_text(cuda.driver_version)
+                                                   : std::string("not found"));
   line("status", cuda.status.ok() ? "ok" : cuda.status.message());
   for (const CudaDevice& d : cuda.devices)
     line(fmt::format("device {}", d.index),
@@ -169,13 +166,11 @@ nlohmann::json to_json(const SystemInfo& sys, const CudaInfo& cuda,
             {"hugepage_bytes", sys.hugepage_bytes},
             {"cpus", sys.cpus}}},
           {"cuda",
-           {{"built_with_cuda", cuda.built_with_cuda},
+           {{"driver_found", cuda.driver_found},
             {"ok", cuda.status.ok()},
             {"status", cuda.status.ok() ? "ok" : cuda.status.message()},
             {"driver_version", cuda.driver_version},
             {"driver_version_text", cuda_version_text(cuda.driver_version)},
-            {"runtime_version", cuda.runtime_version},
-            {"runtime_version_text", cuda_version_text(cuda.runtime_version)},
             {"devices", devices}}},
           {"configs", config_list},
           {"warnings", warnings}};

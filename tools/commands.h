@@ -14,6 +14,7 @@ namespace zkpipe::tool {
 
 void add_validate(CLI::App& app, int* exit_code);
 void add_check_system(CLI::App& app, int* exit_code);
+// zkpipe-bench-h2d (tools/bench/h2d): its options and run on `app` itself.
 void add_bench_h2d(CLI::App& app, int* exit_code);
 void add_params(CLI::App& app, int* exit_code);
 // `params new`, registered by add_params on its "params" subcommand.

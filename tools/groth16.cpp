@@ -6,7 +6,6 @@
 //   prove-zkey  proves with a snarkjs .zkey and .wtns, verifies the proof with our verifier (never
 //           writes an invalid proof) and writes snarkjs's proof.json and public.json.
 // Thread-safety: main thread only (the engine calls spread work over threads themselves).
-#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -16,7 +15,8 @@
 #include <fmt/core.h>
 
 #include "commands.h"
-#include "file_io.h"
+#include "zkpipe/clock.h"
+#include "zkpipe/file_io.h"
 #include "zkpipe/groth16/example_circuits.h"
 #include "zkpipe/groth16/prover.h"
 #include "zkpipe/groth16/setup.h"
@@ -46,17 +46,6 @@ struct ProveZkeyOptions {
   unsigned threads = 0;
 };
 
-class Stopwatch {
- public:
-  double ms() const {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
-        .count();
-  }
-
- private:
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-};
-
 // Exit code 2 for bad input (an unknown circuit, a size out of range), 1 for anything else.
 int fail(const char* step, const Status& s) {
   fmt::print(stderr, "groth16 demo: {}: {}\n", step, s.to_string());
@@ -65,7 +54,7 @@ int fail(const char* step, const Status& s) {
 
 int run_demo(const DemoOptions& opts) {
   const ExampleCircuit circuit{opts.circuit, opts.size, opts.seed};
-  Stopwatch synthesis_clock;
+  const int64_t synthesis_start = now_ns();
   ConstraintSystem cs = ConstraintSystem::recorder();
   if (Status s = synthesize_example(circuit, cs); !s.ok()) return fail("synthesis", s);
   R1cs r1cs = cs.take_r1cs();
@@ -74,21 +63,21 @@ int run_demo(const DemoOptions& opts) {
   if (Status s = check_satisfied(r1cs, witness, opts.threads); !s.ok()) {
     return fail("check_satisfied", s);
   }
-  const double synthesis_ms = synthesis_clock.ms();
+  const double synthesis_ms = ms_since(synthesis_start);
   const std::string size_text =
       opts.circuit == "cubic" ? std::string() : fmt::format("size {}, ", opts.size);
   fmt::print("circuit    {} ({}seed {}): {} constraints, {} public inputs, {} aux\n", opts.circuit,
              size_text, opts.seed, r1cs.num_constraints(), r1cs.num_inputs - 1, r1cs.num_aux);
 
   fmt::print("warning: {}\n", kNotACeremony);
-  Stopwatch setup_clock;
+  const int64_t setup_start = now_ns();
   SetupOptions setup_options;
   setup_options.threads = opts.threads;
   auto pk = setup(r1cs, ToxicWaste::from_seed(opts.seed), setup_options);
   if (!pk.ok()) return fail("setup", pk.status());
-  const double setup_ms = setup_clock.ms();
+  const double setup_ms = ms_since(setup_start);
 
-  Stopwatch prove_clock;
+  const int64_t prove_start = now_ns();
   const size_t n = pk->domain_size;
   std::vector<Fr> a(n), b(n), c(n);
   if (Status s = evaluate_abc(r1cs, witness, a.data(), b.data(), c.data(), n, opts.threads);
@@ -100,14 +89,14 @@ int run_demo(const DemoOptions& opts) {
   auto proof = prove(*pk, ProverInput{witness, a.data(), b.data(), c.data(), n},
                      ProverRandomness::secure(), prover_options);
   if (!proof.ok()) return fail("prove", proof.status());
-  const double prove_ms = prove_clock.ms();
+  const double prove_ms = ms_since(prove_start);
 
-  Stopwatch verify_clock;
+  const int64_t verify_start = now_ns();
   const std::span<const Fr> public_inputs = std::span<const Fr>(inputs).subspan(1);
   const PreparedVerifyingKey pvk(pk->vk);
   auto valid = verify(pvk, *proof, public_inputs);
   if (!valid.ok()) return fail("verify", valid.status());
-  const double verify_ms = verify_clock.ms();
+  const double verify_ms = ms_since(verify_start);
 
   fmt::print("synthesis  {:10.1f} ms\n", synthesis_ms);
   fmt::print("setup      {:10.1f} ms (domain {})\n", setup_ms, n);
@@ -179,7 +168,7 @@ int run_prove_zkey(const ProveZkeyOptions& opts) {
     fmt::print(stderr, "groth16 prove-zkey: {}: {}\n", step, s.to_string());
     return s.code() == Code::kInvalidArgument || s.code() == Code::kNotFound ? 2 : 1;
   };
-  Stopwatch read_clock;
+  const int64_t read_start = now_ns();
   ZkeyReadOptions read_options;
   read_options.threads = opts.threads;
   auto key = read_snarkjs_zkey(opts.zkey, read_options);
@@ -191,21 +180,21 @@ int run_prove_zkey(const ProveZkeyOptions& opts) {
                                            " values, the key (" + opts.zkey +
                                            ") has nVars = " + std::to_string(key->n_vars)));
   }
-  const double read_ms = read_clock.ms();
+  const double read_ms = ms_since(read_start);
   fmt::print("zkey       {}: {} signals, {} public, domain {}\n", opts.zkey, key->n_vars,
              key->n_public, key->domain_size);
 
-  Stopwatch prove_clock;
+  const int64_t prove_start = now_ns();
   auto proof = prove_with_zkey(*key, *witness, ProverRandomness::secure(), opts.threads);
   if (!proof.ok()) return failed("prove", proof.status());
-  const double prove_ms = prove_clock.ms();
+  const double prove_ms = ms_since(prove_start);
 
-  Stopwatch verify_clock;
+  const int64_t verify_start = now_ns();
   const std::span<const Fr> public_inputs = std::span<const Fr>(*witness).subspan(1, key->n_public);
   const PreparedVerifyingKey pvk(key->vk);
   auto valid = verify(pvk, *proof, public_inputs);
   if (!valid.ok()) return failed("verify", valid.status());
-  const double verify_ms = verify_clock.ms();
+  const double verify_ms = ms_since(verify_start);
 
   fmt::print("read       {:10.1f} ms (validated)\n", read_ms);
   fmt::print("prove      {:10.1f} ms\n", prove_ms);

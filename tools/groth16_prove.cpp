@@ -3,7 +3,6 @@
 // witness mode into buffers, a/b/c by the sparse products over the cached R1CS, prove_start +
 // prove_finish, verify; only a proof that verifies is written. Prints where the time went.
 // Thread-safety: main thread only (the engine calls spread work over threads themselves).
-#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -12,7 +11,8 @@
 #include <fmt/core.h>
 
 #include "commands.h"
-#include "file_io.h"
+#include "zkpipe/clock.h"
+#include "zkpipe/file_io.h"
 #include "zkpipe/groth16/example_circuits.h"
 #include "zkpipe/groth16/params_file.h"
 #include "zkpipe/groth16/prover.h"
@@ -32,10 +32,6 @@ struct ProveOptions {
   bool trusted = false;
 };
 
-double ms_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-}
-
 int fail(const char* step, const Status& s) {
   fmt::print(stderr, "groth16 prove: {}: {}\n", step, s.to_string());
   return s.code() == Code::kInvalidArgument || s.code() == Code::kNotFound ? 2 : 1;
@@ -45,13 +41,13 @@ int run_prove(const ProveOptions& o) {
   if (!o.out.empty()) {
     if (auto s = check_output_dir(o.out, "--out"); !s.ok()) return fail("write", s);
   }
-  auto t = std::chrono::steady_clock::now();
+  int64_t t = now_ns();
   ParamsLoadOptions lo = o.trusted ? ParamsLoadOptions::trusted() : ParamsLoadOptions{};
   lo.threads = o.threads;
   auto pk = load_params(o.params, lo);
   if (!pk.ok()) return fail("params", pk.status());
   const double load_ms = ms_since(t);
-  t = std::chrono::steady_clock::now();
+  t = now_ns();
   const std::string csr = o.csr.empty() ? o.params + ".csr" : o.csr;
   auto r1cs = load_r1cs_cache(csr);
   if (!r1cs.ok()) return fail("r1cs cache", r1cs.status());
@@ -65,7 +61,7 @@ int run_prove(const ProveOptions& o) {
                                 pk->num_inputs, pk->num_aux, pk->domain_size)));
   }
   // Witness mode into buffers (as a memory backend would hand them out), then a/b/c.
-  t = std::chrono::steady_clock::now();
+  t = now_ns();
   const size_t n = pk->domain_size;
   std::vector<Fr> inputs(r1cs->num_inputs), aux(r1cs->num_aux), a(n), b(n), c(n);
   auto cs = ConstraintSystem::witness({inputs, aux});
@@ -86,18 +82,18 @@ int run_prove(const ProveOptions& o) {
     return fail("a/b/c", s);
   }
   const double synth_ms = ms_since(t);
-  t = std::chrono::steady_clock::now();
+  t = now_ns();
   ProverOptions po;
   po.threads = o.threads;
   auto pending = prove_start(*pk, {w, a.data(), b.data(), c.data(), n}, po);
   if (!pending.ok()) return fail("prove_start", pending.status());
   const ProverTimings tm = pending->timings;
   const double start_ms = ms_since(t);
-  t = std::chrono::steady_clock::now();
+  t = now_ns();
   auto proof = prove_finish(std::move(pending).value(), ProverRandomness::secure(), po);
   if (!proof.ok()) return fail("prove_finish", proof.status());
   const double finish_ms = ms_since(t);
-  t = std::chrono::steady_clock::now();
+  t = now_ns();
   const std::vector<Fr> x(inputs.begin() + 1, inputs.end());
   auto ok = verify(PreparedVerifyingKey(pk->vk), *proof, x);
   const double verify_ms = ms_since(t);

@@ -1,5 +1,6 @@
-// zkpipe-tool: validates plugin sets, checks the system, measures host-to-device bandwidth,
-// makes and checks the proof types' inputs and proves one request without the pipeline.
+// zkpipe-tool: validates plugin sets, checks the system, makes and checks the proof types'
+// inputs and proves one request without the pipeline. It links no CUDA (host-to-device bandwidth
+// is zkpipe-bench-h2d, tools/bench/h2d).
 #include <spdlog/spdlog.h>
 
 #include <exception>
@@ -11,12 +12,11 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"zkpipe-tool: checks plugins, configs and the machine for the zkpipe prover"};
-  app.set_version_flag("--version", "zkpipe-tool 0.1.0 (plugin ABI 1.1)");
+  app.set_version_flag("--version", "zkpipe-tool 0.1.0 (plugin ABI 1.2)");
   app.require_subcommand(1);
   int exit_code = 0;
   zkpipe::tool::add_validate(app, &exit_code);
   zkpipe::tool::add_check_system(app, &exit_code);
-  zkpipe::tool::add_bench_h2d(app, &exit_code);
   zkpipe::tool::add_params(app, &exit_code);
   zkpipe::tool::add_groth16(app, &exit_code);
   zkpipe::tool::add_porep(app, &exit_code);

@@ -4,12 +4,12 @@
 // an unreadable file. Thread-safety: main thread only (verify runs its checks on N threads).
 #include <fmt/format.h>
 
-#include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "commands.h"
+#include "zkpipe/clock.h"
 #include "zkpipe/groth16/params_file.h"
 #include "zkpipe/groth16/setup.h"
 #include "zkpipe/units.h"
@@ -117,10 +117,9 @@ int run_info(const ParamsOptions& opt) {
 
 int run_verify(const ParamsOptions& opt) {
   ParamsInfo info;
-  const auto t0 = std::chrono::steady_clock::now();
+  const int64_t t0 = now_ns();
   const Status s = groth16::verify_params(opt.file, opt.threads, &info);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds = seconds_since(t0);
   if (!s.ok()) {
     fmt::print("params verify: FAILED: {}\n", s.to_string());
     return exit_code_for(s);

@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <bit>
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -13,6 +12,7 @@
 #include <fmt/core.h>
 
 #include "commands.h"
+#include "zkpipe/clock.h"
 #include "zkpipe/groth16/example_circuits.h"
 #include "zkpipe/groth16/params_file.h"
 #include "zkpipe/groth16/setup.h"
@@ -28,10 +28,6 @@ struct NewOptions {
   unsigned threads = 0;
   std::string out;
 };
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
 
 // "\rsetup [##########----------]  50%  131072 / 262144 points  3.1 s" on a terminal.
 void draw_bar(uint64_t done, uint64_t total, double elapsed) {
@@ -51,7 +47,7 @@ int run_new(const NewOptions& o) {
     fmt::print(stderr, "params new: {}: {}\n", step, s.to_string());
     return s.code() == Code::kInvalidArgument ? 2 : 1;
   };
-  auto start = std::chrono::steady_clock::now();
+  const int64_t start = now_ns();
   auto cs = ConstraintSystem::recorder();
   if (auto s = synthesize_example({o.circuit, o.size, o.seed}, cs); !s.ok()) {
     return fail("circuit", s);
@@ -66,7 +62,7 @@ int run_new(const NewOptions& o) {
   SetupOptions so;
   so.threads = o.threads;
   const bool tty = isatty(STDERR_FILENO) == 1;
-  const auto setup_start = std::chrono::steady_clock::now();
+  const int64_t setup_start = now_ns();
   if (tty) {
     so.progress = [&](uint64_t done, uint64_t total) {
       draw_bar(done, total, seconds_since(setup_start));

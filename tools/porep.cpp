@@ -8,15 +8,15 @@
 
 #include <bit>
 #include <cctype>
-#include <chrono>
 #include <memory>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "file_io.h"
 #include "request.h"
+#include "zkpipe/clock.h"
+#include "zkpipe/file_io.h"
 #include "zkpipe/output_file.h"
 #include "zkpipe/porep/circuit.h"
 #include "zkpipe/porep/sector_file.h"
@@ -26,10 +26,6 @@ namespace zkpipe::tool {
 namespace {
 
 using namespace zkpipe::porep;
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
 
 int fail(const char* cmd, const Status& s) {
   fmt::print(stderr, "porep {}: {}\n", cmd, s.to_string());
@@ -101,7 +97,7 @@ int run_seal(const SealOptions& o) {
     return fail("seal", st);
   }
   if (auto st = check_output_path(o.out, "--out"); !st.ok()) return fail("seal", st);
-  auto start = std::chrono::steady_clock::now();
+  const int64_t start = now_ns();
   const bool tty = isatty(STDERR_FILENO) == 1;
   SealProgress progress;
   if (tty) {
@@ -132,7 +128,7 @@ struct VanillaOptions {
 
 int run_vanilla(const VanillaOptions& o) {
   if (auto st = check_output_path(o.out, "--out"); !st.ok()) return fail("vanilla", st);
-  auto start = std::chrono::steady_clock::now();
+  const int64_t start = now_ns();
   auto s = load_sector(o.sector, o.threads);
   if (!s.ok()) return fail("vanilla", s.status());
   std::vector<uint32_t> parts = o.partitions;
@@ -162,7 +158,7 @@ int run_vanilla(const VanillaOptions& o) {
 }
 
 int run_check(const std::string& path, unsigned threads) {
-  auto start = std::chrono::steady_clock::now();
+  const int64_t start = now_ns();
   auto v = read_vanilla(path);
   if (!v.ok()) return fail("check", v.status());
   if (auto st = check_vanilla(*v, path, threads); !st.ok()) return fail("check", st);

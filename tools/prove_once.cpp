@@ -4,7 +4,6 @@
 // validate them), then per partition: witness-only synthesis into buffers, a/b/c, prove_start,
 // prove_finish, verify; batch-verify all partitions; only then write the proofs.
 // Thread-safety: main thread only.
-#include <chrono>
 #include <filesystem>
 #include <memory>
 
@@ -12,9 +11,10 @@
 #include <fmt/ranges.h>
 
 #include "commands.h"
-#include "file_io.h"
 #include "proof_layout.h"
 #include "zkpipe/abi/proof_type.h"
+#include "zkpipe/clock.h"
+#include "zkpipe/file_io.h"
 #include "zkpipe/groth16/params_file.h"
 #include "zkpipe/groth16/prover.h"
 #include "zkpipe/groth16/setup.h"
@@ -36,10 +36,6 @@ struct OnceOptions {
   uint64_t setup_seed = 1;
   unsigned threads = 0;
 };
-
-double ms_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-}
 
 int fail(const char* step, const Status& s) {
   fmt::print(stderr, "prove-once: {}: {}\n", step, s.to_string());
@@ -67,10 +63,10 @@ Result<std::pair<ProvingKey, R1cs>> params_for(const OnceOptions& o, const zkp_p
     fmt::print("params      loaded {} (validated)\n", path);
     return std::make_pair(std::move(pk), std::move(r1cs));
   }
-  auto t0 = std::chrono::steady_clock::now();
+  int64_t t0 = now_ns();
   ZKP_ASSIGN_OR_RETURN(R1cs r1cs, record_r1cs(t, job, "plugin"));
   const double record_ms = ms_since(t0);
-  t0 = std::chrono::steady_clock::now();
+  t0 = now_ns();
   SetupOptions so;
   so.threads = o.threads;
   ZKP_ASSIGN_OR_RETURN(ProvingKey pk, setup(r1cs, ToxicWaste::from_seed(o.setup_seed), so));
@@ -97,8 +93,8 @@ int run_once(const OnceOptions& o) {
   auto request = read_file(o.request);
   if (!request.ok()) return fail("request", request.status());
   const std::span<const uint8_t> bytes = as_bytes(*request);
-  auto t0 = std::chrono::steady_clock::now();
-  char msg[4096] = "";
+  int64_t t0 = now_ns();
+  char msg[ZKP_ERROR_CAPACITY] = "";
   JobHandle job{t};
   if (auto s = plugin_status(
           t->parse(bytes.data(), bytes.size(), o.request.c_str(), &job.job, {msg, sizeof msg}), msg,
@@ -131,7 +127,7 @@ int run_once(const OnceOptions& o) {
   std::vector<Proof> proofs;
   std::vector<std::vector<Fr>> publics;
   for (uint32_t p = 0; p < info.partitions; ++p) {
-    t0 = std::chrono::steady_clock::now();
+    t0 = now_ns();
     std::vector<Fr> inputs(info.num_inputs), aux(info.num_aux), a(n), b(n), c(n);
     if (auto s = plugin_status(
             t->synthesize(job.job, p, reinterpret_cast<zkp_fr*>(inputs.data()), inputs.size(),
@@ -145,13 +141,13 @@ int run_once(const OnceOptions& o) {
       return fail("a/b/c", s);
     }
     const double synth_ms = ms_since(t0);
-    t0 = std::chrono::steady_clock::now();
+    t0 = now_ns();
     ProverOptions po;
     po.threads = o.threads;
     auto pending = prove_start(pk, {w, a.data(), b.data(), c.data(), n}, po);
     if (!pending.ok()) return fail("prove_start", pending.status());
     const double start_ms = ms_since(t0);
-    t0 = std::chrono::steady_clock::now();
+    t0 = now_ns();
     auto proof = prove_finish(std::move(pending).value(), ProverRandomness::secure(), po);
     if (!proof.ok()) return fail("prove_finish", proof.status());
     const double finish_ms = ms_since(t0);
@@ -162,7 +158,7 @@ int run_once(const OnceOptions& o) {
         !s.ok()) {
       return fail("public inputs", s);
     }
-    t0 = std::chrono::steady_clock::now();
+    t0 = now_ns();
     auto ok = verify(pvk, *proof, x);
     if (!ok.ok()) return fail("verify", ok.status());
     if (!*ok) {
@@ -178,7 +174,7 @@ int run_once(const OnceOptions& o) {
     proofs.push_back(*proof);
     publics.push_back(std::move(x));
   }
-  t0 = std::chrono::steady_clock::now();
+  t0 = now_ns();
   auto batch = verify_batch(pvk, proofs, publics, o.threads);
   if (!batch.ok() || !*batch) {
     return fail("verify", internal_error("the batch of partition proofs does not verify"));

@@ -4,15 +4,15 @@
 //   check   decode and fully check a snapdeals vanilla-proof file
 // Thread-safety: main thread only.
 #include <bit>
-#include <chrono>
 #include <memory>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "file_io.h"
 #include "request.h"
+#include "zkpipe/clock.h"
+#include "zkpipe/file_io.h"
 #include "zkpipe/output_file.h"
 #include "zkpipe/porep/sector_file.h"
 #include "zkpipe/snapdeals/circuit.h"
@@ -22,10 +22,6 @@ namespace zkpipe::tool {
 namespace {
 
 using namespace zkpipe::snapdeals;
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
 
 int fail(const char* cmd, const Status& s) {
   fmt::print(stderr, "snapdeals {}: {}\n", cmd, s.to_string());
@@ -72,7 +68,7 @@ struct UpdateOptions {
 
 int run_update(const UpdateOptions& o) {
   if (auto s = check_output_path(o.out, "--out"); !s.ok()) return fail("update", s);
-  auto start = std::chrono::steady_clock::now();
+  const int64_t start = now_ns();
   auto key = porep::load_sector(o.sector, o.threads);
   if (!key.ok()) return fail("update", key.status());
   auto shape = find_shape(o.shape.empty() ? key->shape.name : o.shape);
@@ -111,7 +107,7 @@ int run_update(const UpdateOptions& o) {
 }
 
 int run_check(const std::string& path, unsigned threads) {
-  auto start = std::chrono::steady_clock::now();
+  const int64_t start = now_ns();
   auto bytes = read_file(path);
   if (!bytes.ok()) return fail("check", bytes.status());
   auto v = plugins::decode_request(as_bytes(*bytes), path, decode_vanilla, vanilla_from_json);

@@ -15,13 +15,12 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "device_select.h"
 #include "isolated.h"
 #include "zkpipe/config.h"
 #include "zkpipe/log.h"
 #include "zkpipe/memory.h"
+#include "zkpipe/pipeline/compute.h"
 #include "zkpipe/plugin.h"
-#include "zkpipe/system.h"
 
 namespace zkpipe::tool {
 namespace {
@@ -136,33 +135,31 @@ Row check_plugin(const std::string& source, const std::string& label,
   return row;
 }
 
-// compute.backend cuda: whether this build and machine can run it on the devices it names.
-Row check_compute(const std::string& path, const ComputeConfig& compute) {
+// compute.backend: the plugin opened as the engine opens it (the config's devices, workers and
+// memory flags), naming the devices it would use or why it cannot run here.
+Row check_compute(const std::string& path, const Config& config, PluginRegistry& registry) {
   Row row;
   row.source = path;
   row.plugin = "(compute)";
   row.kind = "compute";
-  const CudaInfo cuda = read_cuda_info();
-  Result<std::vector<CudaDevice>> chosen =
-      unavailable("this build has no CUDA backend (built without nvcc)");
-  if (cuda.built_with_cuda) {
-    chosen = cuda.status.ok() ? cuda_backend::resolve_devices(compute.devices, cuda.devices)
-                              : Result<std::vector<CudaDevice>>(cuda.status);
-  }
-  if (chosen.ok()) {
+  uint32_t memory_flags = 0;
+  if (auto pool = open_memory_backend(config, registry); pool.ok())
+    memory_flags = (*pool)->buffer_flags();
+  auto compute = pipeline::open_compute_backend(config.compute, registry, memory_flags);
+  if (compute.ok()) {
     row.status = "PASS";
-    row.reason = "compute: cuda on";
-    for (const auto& d : *chosen)
-      row.reason += " cuda" + std::to_string(d.index) + " (" + d.name + ")";
+    row.reason = "compute: " + (*compute)->name() + " on";
+    for (size_t d = 0; d < (*compute)->device_count(); ++d)
+      row.reason += " " + (*compute)->device_name(d);
   } else {
-    row.status = chosen.status().code() == Code::kUnavailable ? "UNAVAILABLE" : "FAIL";
-    row.reason = "compute.backend cuda: " + chosen.status().message();
+    row.status = compute.status().code() == Code::kUnavailable ? "UNAVAILABLE" : "FAIL";
+    row.reason = compute.status().message();
   }
   return row;
 }
 
-// The plugins a config names, then the config as a whole (its memory backend opened), then a
-// GPU compute backend's devices.
+// The plugins a config names, then the config as a whole (its memory backend opened), then its
+// compute backend (the plugin, then the devices it opens).
 void check_config(const std::string& path, const Options& opt, std::vector<Row>& rows) {
   auto config_failed = [&](const Status& s) {
     Row bad;
@@ -206,12 +203,19 @@ void check_config(const std::string& path, const Options& opt, std::vector<Row>&
     }
     return whole;
   }));
-  if (cfg->compute.backend == "cuda") {
-    rows.push_back(isolated_row(path, "(compute)", opt, [&](const StageFn& stage) {
-      stage("cuda");
-      return check_compute(path, cfg->compute);
-    }));
-  }
+  const std::string& compute = cfg->compute.backend;
+  rows.push_back(isolated_row(path, compute, opt, [&](const StageFn& stage) {
+    PluginRegistry registry(*dirs);
+    registry.set_stage_hook(stage);
+    return check_plugin(path, compute, registry.load(compute, ZKP_KIND_COMPUTE), opt.self_test,
+                        stage);
+  }));
+  rows.push_back(isolated_row(path, "(compute)", opt, [&](const StageFn& stage) {
+    PluginRegistry registry(*dirs);
+    registry.set_stage_hook(stage);
+    stage("compute");
+    return check_compute(path, *cfg, registry);
+  }));
 }
 
 void print_table(const std::vector<Row>& rows) {
@@ -219,7 +223,7 @@ void print_table(const std::vector<Row>& rows) {
              "ABI", "STATUS", "REASON");
   for (const auto& r : rows) {
     std::string reason = r.reason;
-    if (r.status == "PASS" && r.plugin != "(config)") {
+    if (r.status == "PASS" && !r.plugin.starts_with("(")) {  // not (config), (compute)
       reason = fmt::format("self-test {:.1f} ms; {}", r.self_test_ms, r.build_tag);
     }
     fmt::print("{:<34} {:<14} {:<10} {:<8} {:<4} {:<12} {}\n", r.source, r.plugin, r.kind,

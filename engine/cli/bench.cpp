@@ -10,8 +10,8 @@
 #include <fmt/core.h>
 
 #include "cli.h"
-#include "file_io.h"
 #include "run_summary.h"
+#include "zkpipe/file_io.h"
 #include "zkpipe/output_file.h"
 
 namespace zkpipe::cli {
@@ -20,6 +20,7 @@ namespace {
 struct BenchOptions {
   std::vector<std::string> configs;
   std::string proof = "porep", preset = "tiny", out_dir = "bench-out", params_dir, cache_dir;
+  uint64_t seed = 0;
   uint32_t jobs = 4;
   RemoteBenchOptions remote;  // --addr and the options only it takes
   std::vector<CLI::Option*> remote_only;
@@ -41,7 +42,7 @@ Result<RunSummary> run_config(const BenchOptions& o, const std::string& path,
   pipeline::JobRequest sample;
   sample.proof_type = o.proof;
   sample.input = input;
-  sample.input_name = fmt::format("bench {} {} request", o.proof, o.preset);
+  sample.input_name = fmt::format("bench {} {} request (seed {})", o.proof, o.preset, o.seed);
   Result<pipeline::MemoryPrediction> predicted = engine->plan(sample, o.jobs);
   if (predicted.ok()) fmt::print("   {}\n", pipeline::describe_prediction(*predicted));
   const auto t0 = std::chrono::steady_clock::now();
@@ -75,13 +76,11 @@ Result<RunSummary> run_config(const BenchOptions& o, const std::string& path,
   const std::vector<pipeline::Span> spans = engine->trace().spans();
   const std::string title =
       fmt::format("zkpipe bench {} {} x{} {}", o.proof, o.preset, o.jobs, path);
+  ZKP_RETURN_IF_ERROR(write_file(o.out_dir + "/" + stem + ".trace.json",
+                                 pipeline::chrome_trace_json(spans, title, summary.to_json())));
   ZKP_RETURN_IF_ERROR(
-      tool::write_file(o.out_dir + "/" + stem + ".trace.json",
-                       pipeline::chrome_trace_json(spans, title, summary.to_json())));
-  ZKP_RETURN_IF_ERROR(
-      tool::write_file(o.out_dir + "/" + stem + ".svg", pipeline::timeline_svg(spans, title)));
-  ZKP_RETURN_IF_ERROR(
-      tool::write_file(o.out_dir + "/" + stem + ".metrics.txt", engine->metrics_text()));
+      write_file(o.out_dir + "/" + stem + ".svg", pipeline::timeline_svg(spans, title)));
+  ZKP_RETURN_IF_ERROR(write_file(o.out_dir + "/" + stem + ".metrics.txt", engine->metrics_text()));
   return summary;
 }
 
@@ -96,6 +95,7 @@ int run_remote(const BenchOptions& o) {
   RemoteBenchOptions r = o.remote;
   r.proof = o.proof;
   r.preset = o.preset;
+  r.seed = o.seed;
   r.jobs = o.jobs;
   r.cache_dir = o.cache_dir.empty() ? o.out_dir : o.cache_dir;
   return run_bench_remote(r);
@@ -113,7 +113,11 @@ int run_bench(const BenchOptions& o) {
   std::error_code ec;
   if (Status s = check_output_dir(o.out_dir, "--out-dir"); !s.ok()) return fail(s);
   const std::string cache = o.cache_dir.empty() ? o.out_dir : o.cache_dir;
-  Result<std::vector<uint8_t>> input = bench_request(o.proof, o.preset, cache);
+  // The request is made by the proof type's plugin, found in the first config's plugin_dirs.
+  Result<Config> first = load_config_for_run(o.configs.front(), o.params_dir);
+  if (!first.ok()) return fail(first.status());
+  Result<std::vector<uint8_t>> input =
+      bench_request({o.proof, o.preset, o.seed}, config_plugin_dirs(*first), cache);
   if (!input.ok()) return fail(input.status());
   SignalWatcher signals;
   std::vector<RunSummary> runs;
@@ -127,7 +131,7 @@ int run_bench(const BenchOptions& o) {
              side_by_side(runs));
   nlohmann::json all = nlohmann::json::array();
   for (const auto& r : runs) all.push_back(r.to_json());
-  if (Status s = tool::write_file(o.out_dir + "/bench.json", all.dump(2) + "\n"); !s.ok()) {
+  if (Status s = write_file(o.out_dir + "/bench.json", all.dump(2) + "\n"); !s.ok()) {
     return fail(s);
   }
   fmt::print(
@@ -144,20 +148,27 @@ void add_bench(CLI::App& app, int* exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "bench", "Run one workload under several configs and print them side by side");
   cmd->add_option("--config", o->configs, "a pipeline config; repeat to compare");
-  cmd->add_option("--proof", o->proof, "porep (default) or snapdeals (with --input: any type)");
-  o->preset_option =
-      cmd->add_option("--preset", o->preset, "sector preset: tiny (default), 2KiB, 8MiB, 512MiB");
+  cmd->add_option("--proof", o->proof,
+                  "proof type plugin (default porep); with --preset it must have presets");
+  o->preset_option = cmd->add_option(
+      "--preset", o->preset,
+      "a preset of the proof type (default tiny); its plugin makes the request (cached)");
+  cmd->add_option("--seed", o->seed, "the sample request's seed (default 0)");
   cmd->add_option("--jobs", o->jobs, "jobs submitted at once (default 4; --addr: in all)");
   cmd->add_option("--out-dir", o->out_dir, "traces, SVG timelines, summaries (default bench-out)");
   cmd->add_option("--params-dir", o->params_dir, "override params.dir of every config");
   cmd->add_option("--cache-dir", o->cache_dir,
-                  "where the sealed workload is kept (default: out-dir)");
+                  "where sample requests are kept, <proof>-<preset>-<seed>.request (default: "
+                  "out-dir)");
   RemoteBenchOptions& r = o->remote;
   cmd->add_option("--addr", r.addr,
                   "load a running zkpipe serve instead (unix:///path.sock or host:port)");
   o->remote_only = {
       cmd->add_option("--token-file", r.token_file, "--addr: the bearer token's file"),
       cmd->add_option("--input", r.input, "--addr: the request's bytes from this file"),
+      cmd->add_option("--plugin-dir", r.plugin_dirs,
+                      "--addr: where the proof type's plugin is, to make --preset's request "
+                      "(repeat; default: beside zkpipe)"),
       cmd->add_option("--concurrency", r.concurrency, "--addr: client threads (default 1)"),
       cmd->add_option("--priority", r.priority, "--addr: critical, high, normal, low"),
       cmd->add_option("--request-prefix", r.request_prefix,

@@ -16,8 +16,8 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
-#include "file_io.h"
 #include "remote.h"
+#include "zkpipe/file_io.h"
 #include "zkpipe/output_file.h"
 #include "zkpipe/percentile.h"
 
@@ -125,11 +125,13 @@ int run_bench_remote(const RemoteBenchOptions& o) {
   }
   std::string input;
   if (!o.input.empty()) {
-    Result<std::string> bytes = tool::read_file(o.input);
+    Result<std::string> bytes = read_file(o.input);
     if (!bytes.ok()) return fail(bytes.status().with_context("--input"));
     input = std::move(*bytes);
   } else {
-    Result<std::vector<uint8_t>> bytes = bench_request(o.proof, o.preset, o.cache_dir);
+    // Made here, by the proof type's plugin (the server only proves it).
+    Result<std::vector<uint8_t>> bytes =
+        bench_request({o.proof, o.preset, o.seed}, {{"--plugin-dir", o.plugin_dirs}}, o.cache_dir);
     if (!bytes.ok()) return fail(bytes.status());
     input.assign(bytes->begin(), bytes->end());
   }
@@ -143,7 +145,8 @@ int run_bench_remote(const RemoteBenchOptions& o) {
   run.partitions.assign(o.jobs, 0);
   std::atomic<uint32_t> next{0};
   const uint32_t threads = std::min(o.concurrency, o.jobs);
-  const std::string what = o.input.empty() ? fmt::format("preset {}", o.preset) : o.input;
+  const std::string what =
+      o.input.empty() ? fmt::format("preset {}, seed {}", o.preset, o.seed) : o.input;
   fmt::print("bench: {} job(s) of {} ({}, {} bytes) against {}, {} at a time, {}\n", o.jobs,
              o.proof, what, input.size(), (*client)->address().text, threads,
              o.prove_rpc ? "Prove" : "SubmitProof + AwaitProof");
@@ -214,7 +217,7 @@ int run_bench_remote(const RemoteBenchOptions& o) {
                               {"e2e_p50_ms", nearest_rank(e2e, 50)},
                               {"e2e_p99_ms", nearest_rank(e2e, 99)},
                               {"wall_s", wall_s}};
-    if (Status s = tool::write_file(o.json, j.dump(2) + "\n"); !s.ok()) return fail(s);
+    if (Status s = write_file(o.json, j.dump(2) + "\n"); !s.ok()) return fail(s);
     fmt::print("wrote {}\n", o.json);
   }
   return errors == 0 ? 0 : 1;

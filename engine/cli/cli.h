@@ -1,8 +1,8 @@
 // cli.h: the subcommands of the `zkpipe` binary (prove, bench, plan; the client commands of a
 // running `zkpipe serve`: submit, await, status, cancel, params, metrics), and what they share:
 // loading a config with command-line overrides, signal handling (SIGTERM/SIGINT: first drain,
-// second cancel), the bench workload generator. Thread-safety: main thread, apart from the signal
-// watcher (see SignalWatcher).
+// second cancel), the sample requests of a proof type's presets (made by its plugin, cached).
+// Thread-safety: main thread, apart from the signal watcher (see SignalWatcher).
 #pragma once
 
 #include <atomic>
@@ -15,6 +15,7 @@
 
 #include "zkpipe/config.h"
 #include "zkpipe/pipeline/engine.h"
+#include "zkpipe/plugin.h"
 
 namespace zkpipe::cli {
 
@@ -29,6 +30,8 @@ void add_remote(CLI::App& app, int* exit_code);
 struct RemoteBenchOptions {
   std::string addr, token_file, proof, preset, input, cache_dir, request_prefix, json;
   std::string priority = "normal", timeout = "10m";
+  std::vector<std::string> plugin_dirs;  // where the proof type's plugin makes --preset's request
+  uint64_t seed = 0;
   uint32_t jobs = 0, concurrency = 1;
   bool prove_rpc = false;  // one Prove call per job instead of SubmitProof + AwaitProof
 };
@@ -57,10 +60,24 @@ class SignalWatcher {
   std::atomic<bool> attached_{false};  // an engine was attached once
 };
 
-// A request for `type` (porep, snapdeals) at `preset`: sealed from a fixed seed and cached as
-// CACHE_DIR/<type>-<preset>.vanilla, so configs compared in one bench prove the same input.
-Result<std::vector<uint8_t>> bench_request(const std::string& type, const std::string& preset,
+// A sample request: proof type, preset, seed.
+struct SampleSpec {
+  std::string type, preset;
+  uint64_t seed = 0;
+};
+
+// The request of `spec` made by the proof type's plugin (zkp_proof_type.sample_request), found in
+// `plugin_dirs` (plugin_search_dirs' rule).
+Result<std::vector<uint8_t>> sample_request(const SampleSpec& spec,
+                                            const std::vector<PluginDirList>& plugin_dirs);
+// The same, kept as CACHE_DIR/<type>-<preset>-<seed>.request (written with write_output_file):
+// configs compared in one bench, and later runs, prove the same input. The plugin is loaded even
+// when the file is cached, so an unknown preset or a type without presets is refused the same way.
+Result<std::vector<uint8_t>> bench_request(const SampleSpec& spec,
+                                           const std::vector<PluginDirList>& plugin_dirs,
                                            const std::string& cache_dir);
+// The plugin directories of `config` (its plugin_dirs; the defaults when it names none).
+std::vector<PluginDirList> config_plugin_dirs(const Config& config);
 
 // Exit code for a status: 2 for bad input (INVALID_ARGUMENT, NOT_FOUND), 1 otherwise.
 int exit_code_for(const Status& s);

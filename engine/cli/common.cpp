@@ -1,21 +1,20 @@
 // common.cpp: what `zkpipe prove` and `zkpipe bench` share (cli.h): config loading with
-// overrides, the signal watcher, the bench workload, exit codes.
+// overrides, the signal watcher, sample requests (made by the proof type's plugin), exit codes.
 // Thread-safety: see cli.h.
 #include <pthread.h>
 #include <signal.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 
 #include <spdlog/spdlog.h>
 
 #include "cli.h"
-#include "file_io.h"
+#include "zkpipe/file_io.h"
 #include "zkpipe/log.h"
-#include "zkpipe/porep/seal.h"
-#include "zkpipe/porep/vanilla.h"
-#include "zkpipe/snapdeals/update.h"
-#include "zkpipe/snapdeals/vanilla.h"
+#include "zkpipe/output_file.h"
+#include "zkpipe/proof_type.h"
 
 namespace zkpipe::cli {
 
@@ -75,43 +74,67 @@ void SignalWatcher::attach(pipeline::Engine* engine) {
   if (n >= 2) engine->cancel_all();
 }
 
-Result<std::vector<uint8_t>> bench_request(const std::string& type, const std::string& preset,
+std::vector<PluginDirList> config_plugin_dirs(const Config& config) {
+  return {{config.path + ": plugin_dirs", config.plugin_dirs}};
+}
+
+namespace {
+
+// A name that can be part of a file name: [A-Za-z0-9._-]+, not "." or "..".
+bool file_name_safe(const std::string& s) {
+  if (s.empty() || s == "." || s == "..") return false;
+  for (char c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The proof type of `spec` loaded from `plugin_dirs`, after checking that its names can be part
+// of a file name.
+Result<ProofTypePlugin> load_sample_type(const SampleSpec& spec,
+                                         const std::vector<PluginDirList>& plugin_dirs) {
+  if (!file_name_safe(spec.type)) {
+    return invalid_argument("--proof: '" + spec.type + "' is not a proof type name");
+  }
+  if (!file_name_safe(spec.preset)) {
+    return invalid_argument("--preset: '" + spec.preset +
+                            "' is not a preset name ([A-Za-z0-9._-]+)");
+  }
+  ZKP_ASSIGN_OR_RETURN(std::vector<std::string> dirs, plugin_search_dirs(plugin_dirs));
+  PluginRegistry registry(std::move(dirs));
+  return ProofTypePlugin::load(registry, spec.type);
+}
+
+}  // namespace
+
+Result<std::vector<uint8_t>> sample_request(const SampleSpec& spec,
+                                            const std::vector<PluginDirList>& plugin_dirs) {
+  ZKP_ASSIGN_OR_RETURN(ProofTypePlugin type, load_sample_type(spec, plugin_dirs));
+  spdlog::info("making the sample request of {} preset {} (seed {})", spec.type, spec.preset,
+               spec.seed);
+  return type.sample_request(spec.preset, spec.seed);
+}
+
+Result<std::vector<uint8_t>> bench_request(const SampleSpec& spec,
+                                           const std::vector<PluginDirList>& plugin_dirs,
                                            const std::string& cache_dir) {
-  const std::string path = cache_dir + "/" + type + "-" + preset + ".vanilla";
+  ZKP_ASSIGN_OR_RETURN(ProofTypePlugin type, load_sample_type(spec, plugin_dirs));
+  const std::string path = cache_dir + "/" + spec.type + "-" + spec.preset + "-" +
+                           std::to_string(spec.seed) + ".request";
+  bool known = false;
+  for (const ProofTypePreset& p : type.presets()) known = known || p.name == spec.preset;
+  if (!known) return type.sample_request(spec.preset, spec.seed);  // says why it cannot be made
   if (std::filesystem::exists(path)) {
-    ZKP_ASSIGN_OR_RETURN(std::string bytes, tool::read_file(path));
+    ZKP_ASSIGN_OR_RETURN(std::string bytes, read_file(path));
     return std::vector<uint8_t>(bytes.begin(), bytes.end());
   }
-  std::vector<uint8_t> bytes;
-  if (type == "porep") {
-    ZKP_ASSIGN_OR_RETURN(porep::Shape shape, porep::find_shape(preset));
-    spdlog::info("bench: sealing a {} porep sector for the workload (cached in {})", preset, path);
-    const porep::SealedSector s = porep::seal(shape, porep::seed_from_string("bench"));
-    std::vector<uint32_t> parts(shape.partitions);
-    for (uint32_t k = 0; k < shape.partitions; ++k) parts[k] = k;
-    bytes = porep::encode_vanilla(
-        porep::make_vanilla_proofs(s, porep::seed_from_string("bench"), parts));
-  } else if (type == "snapdeals") {
-    ZKP_ASSIGN_OR_RETURN(snapdeals::Shape shape, snapdeals::find_shape(preset));
-    ZKP_ASSIGN_OR_RETURN(porep::Shape key_shape, porep::find_shape(preset));
-    spdlog::info(
-        "bench: sealing an empty {} sector and encoding data for the workload "
-        "(cached in {})",
-        preset, path);
-    const porep::SealedSector key = porep::seal(key_shape, porep::seed_from_string("bench-cc"), 0,
-                                                {}, porep::SectorData::kEmpty);
-    ZKP_ASSIGN_OR_RETURN(snapdeals::UpdatedSector u,
-                         snapdeals::update(key, shape, porep::seed_from_string("bench")));
-    std::vector<uint32_t> parts(shape.partitions);
-    for (uint32_t k = 0; k < shape.partitions; ++k) parts[k] = k;
-    bytes = snapdeals::encode_vanilla(snapdeals::make_vanilla_proofs(u, parts));
-  } else {
-    return invalid_argument("--proof: unknown proof type '" + type +
-                            "' for bench inputs (porep or snapdeals)");
-  }
-  std::error_code ec;
-  std::filesystem::create_directories(cache_dir, ec);
-  ZKP_RETURN_IF_ERROR(tool::write_file(path, std::span<const uint8_t>(bytes)));
+  spdlog::info("making the sample request of {} preset {} (seed {}; cached in {})", spec.type,
+               spec.preset, spec.seed, path);
+  ZKP_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, type.sample_request(spec.preset, spec.seed));
+  ZKP_RETURN_IF_ERROR(check_output_dir(cache_dir, "--cache-dir"));
+  ZKP_RETURN_IF_ERROR(write_file(path, std::span<const uint8_t>(bytes)));
   return bytes;
 }
 

@@ -16,6 +16,7 @@ namespace {
 
 struct PlanOptions {
   std::string config, proof = "porep", preset = "tiny", params_dir, cache_dir = "bench-out";
+  uint64_t seed = 0;
   uint64_t jobs = 1;
   bool json = false;
 };
@@ -63,7 +64,8 @@ int run_plan(const PlanOptions& o) {
   if (o.jobs == 0) return fail(invalid_argument("--jobs must be at least 1"));
   Result<Config> config = load_config_for_run(o.config, o.params_dir);
   if (!config.ok()) return fail(config.status());
-  Result<std::vector<uint8_t>> input = bench_request(o.proof, o.preset, o.cache_dir);
+  Result<std::vector<uint8_t>> input =
+      bench_request({o.proof, o.preset, o.seed}, config_plugin_dirs(*config), o.cache_dir);
   if (!input.ok()) return fail(input.status());
   pipeline::EngineOptions eo;
   eo.check_plan = false;  // report what would not fit instead of refusing to start
@@ -113,8 +115,9 @@ void add_plan(CLI::App& app, int* exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "plan", "Predict the memory of a workload (peak host, page-locked and device memory)");
   cmd->add_option("--config", o->config, "the pipeline config")->required();
-  cmd->add_option("--proof", o->proof, "proof type: porep (default) or snapdeals");
-  cmd->add_option("--preset", o->preset, "sector preset: tiny (default), 2KiB, 8MiB, 512MiB");
+  cmd->add_option("--proof", o->proof, "proof type plugin with presets (default porep)");
+  cmd->add_option("--preset", o->preset, "a preset of the proof type (default tiny)");
+  cmd->add_option("--seed", o->seed, "the sample request's seed (default 0)");
   cmd->add_option("--jobs", o->jobs, "jobs submitted at once (default 1)");
   cmd->add_flag("--json", o->json, "print JSON (peak_host_bytes, peak_pinned_bytes, ...)");
   cmd->add_option("--params-dir", o->params_dir, "override the config's params.dir");

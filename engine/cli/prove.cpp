@@ -1,4 +1,6 @@
-// `zkpipe prove --config CONFIG --proof TYPE --input REQUEST [--out PROOF]`: one request through
+// `zkpipe prove --config CONFIG --proof TYPE (--input REQUEST | --preset P [--seed S])
+// [--out PROOF]`: one request (a file, or the sample request of a preset, made by the proof
+// type's plugin from the config's plugin_dirs) through
 // the pipeline of a config: parse and check, params (loaded, or made when the config allows),
 // synthesis, prove_start, prove_finish, batch verification; then the timing table and summary,
 // and the proof (partitions x 192 bytes, in the request's order) written only when it verified,
@@ -12,9 +14,9 @@
 #include <fmt/ranges.h>
 
 #include "cli.h"
-#include "file_io.h"
 #include "proof_layout.h"
 #include "run_summary.h"
+#include "zkpipe/file_io.h"
 #include "zkpipe/groth16/params_file.h"
 #include "zkpipe/groth16/snarkjs.h"
 #include "zkpipe/output_file.h"
@@ -23,8 +25,10 @@ namespace zkpipe::cli {
 namespace {
 
 struct ProveOptions {
-  std::string config, proof, input, out, request_id, params_dir, trace, status, metrics, snarkjs;
-  std::string priority = "normal";
+  std::string config, proof, input, preset, out, request_id, params_dir, trace, status, metrics;
+  std::string snarkjs, priority = "normal";
+  uint64_t seed = 0;
+  CLI::Option* seed_option = nullptr;
 };
 
 int fail(const Status& s) {
@@ -41,16 +45,16 @@ Status write_snarkjs(const std::string& dir, const Config& config, const pipelin
                        groth16::load_params(params, groth16::ParamsLoadOptions::trusted()));
   ZKP_RETURN_IF_ERROR(check_output_dir(dir, "--snarkjs"));
   ZKP_RETURN_IF_ERROR(
-      tool::write_file(dir + "/verification_key.json", groth16::export_snarkjs_vk(pk.vk)));
+      write_file(dir + "/verification_key.json", groth16::export_snarkjs_vk(pk.vk)));
   for (size_t p = 0; p < r.partitions.size(); ++p) {
     ZKP_ASSIGN_OR_RETURN(
         groth16::Proof proof,
         groth16::decode_proof(r.proof.data() + p * groth16::kProofBytes, groth16::kProofBytes));
     const uint32_t k = r.partition_indices[p];
-    ZKP_RETURN_IF_ERROR(tool::write_file(fmt::format("{}/proof_{}.json", dir, k),
-                                         groth16::export_snarkjs_proof(proof)));
-    ZKP_RETURN_IF_ERROR(tool::write_file(fmt::format("{}/public_{}.json", dir, k),
-                                         groth16::export_snarkjs_public(r.public_inputs[p])));
+    ZKP_RETURN_IF_ERROR(
+        write_file(fmt::format("{}/proof_{}.json", dir, k), groth16::export_snarkjs_proof(proof)));
+    ZKP_RETURN_IF_ERROR(write_file(fmt::format("{}/public_{}.json", dir, k),
+                                   groth16::export_snarkjs_public(r.public_inputs[p])));
   }
   return ok_status();
 }
@@ -61,10 +65,21 @@ int run_prove(const ProveOptions& o) {
     return fail(invalid_argument("--priority: '" + o.priority +
                                  "' is not one of critical, high, normal, low"));
   }
+  if (o.input.empty() == o.preset.empty()) {
+    return fail(invalid_argument("give the request as --input FILE or --preset P (one of them)"));
+  }
+  if (o.preset.empty() && o.seed_option->count() > 0) {
+    return fail(invalid_argument("--seed needs --preset"));
+  }
   Result<Config> config = load_config_for_run(o.config, o.params_dir);
   if (!config.ok()) return fail(config.status());
-  Result<std::string> input = tool::read_file(o.input);
-  if (!input.ok()) return fail(input.status().with_context("--input"));
+  std::vector<uint8_t> input;
+  std::string input_name = o.input;
+  if (!o.input.empty()) {
+    Result<std::string> bytes = read_file(o.input);
+    if (!bytes.ok()) return fail(bytes.status().with_context("--input"));
+    input.assign(bytes->begin(), bytes->end());
+  }
   // Every output is checked before any work: a proof is never made only to be lost.
   for (const auto& [option, path] : {std::pair{"--out", &o.out},
                                      {"--trace", &o.trace},
@@ -80,6 +95,13 @@ int run_prove(const ProveOptions& o) {
   if (!o.snarkjs.empty()) {
     if (Status s = check_output_dir(o.snarkjs, "--snarkjs"); !s.ok()) return fail(s);
   }
+  if (!o.preset.empty()) {  // made after the output checks: it may seal a sector
+    Result<std::vector<uint8_t>> bytes =
+        sample_request({o.proof, o.preset, o.seed}, config_plugin_dirs(*config));
+    if (!bytes.ok()) return fail(bytes.status());
+    input = std::move(*bytes);
+    input_name = fmt::format("{} preset {} (seed {})", o.proof, o.preset, o.seed);
+  }
   SignalWatcher signals;
   Result<std::unique_ptr<pipeline::Engine>> engine = pipeline::Engine::create(*config);
   if (!engine.ok()) return fail(engine.status());
@@ -87,8 +109,8 @@ int run_prove(const ProveOptions& o) {
   signals.attach(engine->get());
   pipeline::JobRequest request;
   request.proof_type = o.proof;
-  request.input.assign(input->begin(), input->end());
-  request.input_name = o.input;
+  request.input = std::move(input);
+  request.input_name = input_name;
   request.priority = *priority;
   request.request_id = o.request_id;
   const auto t0 = std::chrono::steady_clock::now();
@@ -106,27 +128,27 @@ int run_prove(const ProveOptions& o) {
   fmt::print("{}", summary_text(summarize_run(**engine, o.config, {*result}, wall_s)));
   if (!o.trace.empty()) {
     const std::string json =
-        pipeline::chrome_trace_json((*engine)->trace().spans(), "zkpipe prove " + o.input);
-    if (Status s = tool::write_file(o.trace, json); !s.ok()) return fail(s);
+        pipeline::chrome_trace_json((*engine)->trace().spans(), "zkpipe prove " + input_name);
+    if (Status s = write_file(o.trace, json); !s.ok()) return fail(s);
     fmt::print("trace: {} (open in https://ui.perfetto.dev)\n", o.trace);
   }
   if (!o.status.empty()) {
-    if (Status s = tool::write_file(o.status, (*engine)->status_json().dump(2) + "\n"); !s.ok()) {
+    if (Status s = write_file(o.status, (*engine)->status_json().dump(2) + "\n"); !s.ok()) {
       return fail(s);
     }
   }
   if (!o.metrics.empty()) {
-    if (Status s = tool::write_file(o.metrics, (*engine)->metrics_text()); !s.ok()) return fail(s);
+    if (Status s = write_file(o.metrics, (*engine)->metrics_text()); !s.ok()) return fail(s);
   }
   if (!result->status.ok()) return fail(result->status);
   if (!o.out.empty()) {
-    if (Status s = tool::write_file(o.out, std::span<const uint8_t>(result->proof)); !s.ok()) {
+    if (Status s = write_file(o.out, std::span<const uint8_t>(result->proof)); !s.ok()) {
       return fail(s);
     }
     const std::string layout = o.out + std::string(tool::kProofLayoutSuffix);
     if (Status s =
-            tool::write_file(layout, tool::proof_layout_json(result->proof_type, result->circuit_id,
-                                                             result->partition_indices));
+            write_file(layout, tool::proof_layout_json(result->proof_type, result->circuit_id,
+                                                       result->partition_indices));
         !s.ok()) {
       return fail(s);
     }
@@ -150,9 +172,12 @@ void add_prove(CLI::App& app, int* exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "prove", "Prove one request through the pipeline of a config; print where the time went");
   cmd->add_option("--config", o->config, "pipeline config (configs/*.yaml)")->required();
-  cmd->add_option("--proof", o->proof, "proof type plugin: porep, snapdeals")->required();
-  cmd->add_option("--input", o->input, "the request: vanilla proofs (zkpipe-tool porep vanilla)")
-      ->required();
+  cmd->add_option("--proof", o->proof, "proof type plugin: porep, snapdeals, ...")->required();
+  cmd->add_option("--input", o->input,
+                  "the request, e.g. vanilla proofs (zkpipe-tool porep vanilla); or --preset");
+  cmd->add_option("--preset", o->preset,
+                  "prove the sample request of this preset, made by the proof type's plugin");
+  o->seed_option = cmd->add_option("--seed", o->seed, "--preset: the sample's seed (default 0)");
   cmd->add_option("--out", o->out, "write the proof here (only when every partition verified)");
   cmd->add_option("--priority", o->priority, "critical, high, normal (default) or low");
   cmd->add_option("--request-id", o->request_id, "the caller's id for this request");

@@ -11,10 +11,10 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
-#include "file_io.h"
 #include "proof_layout.h"
 #include "remote.h"
 #include "run_summary.h"
+#include "zkpipe/file_io.h"
 #include "zkpipe/groth16/snarkjs.h"
 #include "zkpipe/output_file.h"
 #include "zkpipe/units.h"
@@ -274,13 +274,13 @@ Status write_snarkjs(const std::string& dir, const std::string& vk_json,
     proofs.push_back(*proof);
   }
   ZKP_RETURN_IF_ERROR(check_output_dir(dir, "--snarkjs"));
-  ZKP_RETURN_IF_ERROR(tool::write_file(dir + "/verification_key.json", vk_json));
+  ZKP_RETURN_IF_ERROR(write_file(dir + "/verification_key.json", vk_json));
   for (size_t p = 0; p < proofs.size(); ++p) {
     const uint32_t k = r.partition_indices[p];
-    ZKP_RETURN_IF_ERROR(tool::write_file(fmt::format("{}/proof_{}.json", dir, k),
-                                         groth16::export_snarkjs_proof(proofs[p])));
-    ZKP_RETURN_IF_ERROR(tool::write_file(fmt::format("{}/public_{}.json", dir, k),
-                                         groth16::export_snarkjs_public(r.public_inputs[p])));
+    ZKP_RETURN_IF_ERROR(write_file(fmt::format("{}/proof_{}.json", dir, k),
+                                   groth16::export_snarkjs_proof(proofs[p])));
+    ZKP_RETURN_IF_ERROR(write_file(fmt::format("{}/public_{}.json", dir, k),
+                                   groth16::export_snarkjs_public(r.public_inputs[p])));
   }
   return ok_status();
 }
@@ -299,11 +299,11 @@ int finish(std::string_view cmd, const v1::ProofResult& result, const ResultOpti
   }
   const size_t n = r->partitions.size();
   if (!o.out.empty()) {
-    if (Status s = tool::write_file(o.out, std::span<const uint8_t>(r->proof)); !s.ok()) {
+    if (Status s = write_file(o.out, std::span<const uint8_t>(r->proof)); !s.ok()) {
       return fail(cmd, s);
     }
     const std::string layout = o.out + std::string(tool::kProofLayoutSuffix);
-    if (Status s = tool::write_file(
+    if (Status s = write_file(
             layout, tool::proof_layout_json(r->proof_type, r->circuit_id, r->partition_indices));
         !s.ok()) {
       return fail(cmd, s);
@@ -342,7 +342,7 @@ int run_submit(const SubmitOptions& o) {
   if (!timeout.ok()) return fail(kCmd, timeout.status());
   const bool wait = o.wait || !o.result.out.empty() || !o.result.snarkjs.empty();
   if (Status s = check_outputs(o.result); !s.ok()) return fail(kCmd, s);
-  Result<std::string> input = tool::read_file(o.input);
+  Result<std::string> input = read_file(o.input);
   if (!input.ok()) return fail(kCmd, input.status().with_context("--input"));
   Result<std::unique_ptr<server::Client>> client = connect_remote(o.remote);
   if (!client.ok()) return fail(kCmd, client.status());

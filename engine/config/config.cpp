@@ -34,6 +34,10 @@ constexpr size_t kMaxConfigBytes = 4 * kMiB;
 constexpr uint64_t kMinAutoMarginBytes = kGiB;
 constexpr uint64_t kMinAutoCapBytes = 64 * kMiB;
 
+}  // namespace
+
+namespace config_detail {
+
 bool is_plugin_name(std::string_view name) {
   return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
@@ -49,7 +53,7 @@ Result<std::string> plugin_name(const YamlReader& r, const Field& f, std::string
   return name;
 }
 
-}  // namespace
+}  // namespace config_detail
 
 namespace config_detail {
 
@@ -91,6 +95,7 @@ Result<std::string> resolve_dir(const YamlReader& r, const Field& f,
 
 namespace {
 
+using config_detail::plugin_name;
 using config_detail::positive_size;
 using config_detail::resolve_dir;
 

@@ -17,9 +17,9 @@ Status parse_compute(const YamlReader& r, const Field& section, ComputeConfig& c
       const std::vector<Field> fields,
       r.map_fields(section, {"backend", "devices", "workers_per_device", "threads"}));
   if (const Field* f = find_field(fields, "backend")) {
-    // Both names parse in every build; a build without CUDA refuses `cuda` when it opens the
-    // backend (naming the build), so one config file serves every machine.
-    ZKP_ASSIGN_OR_RETURN(compute.backend, r.choice(*f, {"cpu", "cuda"}));
+    // Any compute plugin (cpu, cuda, or one built out of tree): the engine loads it by name
+    // and says why when it is missing or cannot run on this machine.
+    ZKP_ASSIGN_OR_RETURN(compute.backend, plugin_name(r, *f, "a compute plugin name"));
   }
   if (const Field* f = find_field(fields, "devices")) {
     ZKP_ASSIGN_OR_RETURN(const std::vector<Field> items,

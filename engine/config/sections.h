@@ -15,6 +15,9 @@
 
 namespace zkpipe::config_detail {
 
+// A plugin name ([a-z0-9_]+), as a manifest's name.
+Result<std::string> plugin_name(const YamlReader& r, const Field& f, std::string_view expected);
+
 // A size > 0. With `allow_auto`, "auto" gives nullopt and the unit list in errors says so.
 Result<std::optional<uint64_t>> positive_size(const YamlReader& r, const Field& f, bool allow_auto);
 

@@ -28,49 +28,26 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <array>
 #include <cstddef>
 #include <vector>
 
+#include "ifma_lanes.h"
 #include "zkpipe/crypto/bigint.h"
-
-// GCC 12 warns that the intrinsics' own _mm512_undefined_epi32() is uninitialized (GCC bug
-// 105593, fixed in 13).
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-
-#define ZKP_IFMA __attribute__((target("avx512f,avx512ifma")))
-#define ZKP_IFMA_INLINE ZKP_IFMA inline __attribute__((always_inline))
 
 namespace zkpipe::crypto::msm_detail {
 namespace {
 
-using V = __m512i;
-struct F8 {
-  V l[8];  // 52-bit limbs, least significant first; l[7] may carry more after a signed carry
-};
-
-constexpr uint64_t kM52 = (uint64_t{1} << 52) - 1;
-using L52 = std::array<uint64_t, 8>;
-
-// 384-bit value -> eight 52-bit limbs (limb k = bits [52 k, 52 k + 52)).
-constexpr L52 to52(const Fp::L& a) {
-  L52 r{};
-  for (int k = 0; k < 8; ++k) {
-    const int bit = 52 * k, w = bit / 64, s = bit % 64;
-    uint64_t v = a[w] >> s;
-    if (s > 12 && w + 1 < 6) v |= a[w + 1] << (64 - s);
-    r[k] = v & kM52;
-  }
-  return r;
-}
-constexpr Fp::L twice(Fp::L a) {
-  limbs_add(a, a);  // 2p < 2^383
-  return a;
-}
-constexpr L52 kP = to52(Fp::kModulus);
-constexpr L52 k2P = to52(twice(Fp::kModulus));
-constexpr uint64_t kInv52 = Fp::kInv & kM52;  // -p^-1 mod 2^52
+using ifma::add_sub;
+using ifma::bc;
+using ifma::carry;
+using ifma::csub;
+using ifma::kM52;
+using ifma::V;
+using F8 = ifma::Lanes<8>;  // l[7] may carry more after a signed carry
+using FpLanes = ifma::Field52<Fp, 8>;
+using L52 = ifma::Limbs52<8>;
+constexpr const L52& kP = FpLanes::kP;
+constexpr const L52& k2P = FpLanes::k2P;
 
 constexpr Fp fp_raw(const Fp::L& v) {
   return {{v[0], v[1], v[2], v[3], v[4], v[5]}};
@@ -89,10 +66,6 @@ struct alignas(64) Group {
   uint64_t dx[64], pre[64], x1[64], x2[64], y1[64], dy[64];
 };
 
-ZKP_IFMA_INLINE V bc(uint64_t x) {
-  return _mm512_set1_epi64(static_cast<long long>(x));
-}
-
 ZKP_IFMA_INLINE F8 load(const uint64_t* p) {
   F8 x;
 #pragma GCC unroll 8
@@ -104,99 +77,22 @@ ZKP_IFMA_INLINE void store(uint64_t* p, const F8& x) {
   for (int k = 0; k < 8; ++k) _mm512_store_si512(p + 8 * k, x.l[k]);
 }
 
-// Signed carry propagation to 52-bit limbs (the top limb keeps the rest, and the sign).
-ZKP_IFMA_INLINE void carry(F8& x) {
-  const V m = bc(kM52);
-#pragma GCC unroll 8
-  for (int k = 0; k < 7; ++k) {
-    x.l[k + 1] = _mm512_add_epi64(x.l[k + 1], _mm512_srai_epi64(x.l[k], 52));
-    x.l[k] = _mm512_and_si512(x.l[k], m);
-  }
-}
-
-// x - c where x >= c, else x (x normalized and non-negative, c a constant below 2^416).
-ZKP_IFMA_INLINE F8 csub(const F8& x, const L52& c) {
-  F8 d;
-#pragma GCC unroll 8
-  for (int k = 0; k < 8; ++k) d.l[k] = _mm512_sub_epi64(x.l[k], bc(c[k]));
-  carry(d);
-  const __mmask8 neg = _mm512_cmplt_epi64_mask(d.l[7], _mm512_setzero_si512());
-#pragma GCC unroll 8
-  for (int k = 0; k < 8; ++k) d.l[k] = _mm512_mask_blend_epi64(neg, d.l[k], x.l[k]);
-  return d;
-}
-
-// a + c - b limb by limb, then carried (c a constant making the result non-negative).
-ZKP_IFMA_INLINE F8 add_sub(const F8& a, const L52& c, const F8& b) {
-  F8 y;
-#pragma GCC unroll 8
-  for (int k = 0; k < 8; ++k) y.l[k] = _mm512_sub_epi64(_mm512_add_epi64(a.l[k], bc(c[k])), b.l[k]);
-  carry(y);
-  return y;
-}
-
-// r[j] = M(a[j], b[j]) = a b 2^-416 mod p for N independent products, for normalized a, b < 8p:
-// the results are normalized and below p (1 + 2^-29). Operand scanning, one 52-bit reduction
-// step per limb of b; the N products are interleaved instruction by instruction, so that one
-// product's latency (a chain of dependent steps per limb) hides behind the others'.
+// M(a, b) = a b 2^-416 mod p for N independent pairs (interleaved): for normalized a, b < 8p the
+// results are normalized and below p (1 + 2^-29).
 template <int N>
 ZKP_IFMA_INLINE void mont_mul_n(F8* r, const F8* a, const F8* b) {
-  const V zero = _mm512_setzero_si512(), inv = bc(kInv52);
-  V t[N][9];
-#pragma GCC unroll 8
-  for (int j = 0; j < N; ++j) {
-#pragma GCC unroll 9
-    for (int k = 0; k < 9; ++k) t[j][k] = zero;
-  }
-#pragma GCC unroll 8
-  for (int i = 0; i < 8; ++i) {
-#pragma GCC unroll 8
-    for (int k = 0; k < 8; ++k) {
-#pragma GCC unroll 8
-      for (int j = 0; j < N; ++j) {
-        t[j][k] = _mm512_madd52lo_epu64(t[j][k], a[j].l[k], b[j].l[i]);
-        t[j][k + 1] = _mm512_madd52hi_epu64(t[j][k + 1], a[j].l[k], b[j].l[i]);
-      }
-    }
-    V m[N];
-#pragma GCC unroll 8
-    for (int j = 0; j < N; ++j) m[j] = _mm512_madd52lo_epu64(zero, t[j][0], inv);
-#pragma GCC unroll 8
-    for (int k = 0; k < 8; ++k) {
-#pragma GCC unroll 8
-      for (int j = 0; j < N; ++j) {
-        t[j][k] = _mm512_madd52lo_epu64(t[j][k], m[j], bc(kP[k]));
-        t[j][k + 1] = _mm512_madd52hi_epu64(t[j][k + 1], m[j], bc(kP[k]));
-      }
-    }
-#pragma GCC unroll 8
-    for (int j = 0; j < N; ++j) {
-      // t[0] is now a multiple of 2^52: pass its carry on and shift down one limb.
-      t[j][1] = _mm512_add_epi64(t[j][1], _mm512_srli_epi64(t[j][0], 52));
-#pragma GCC unroll 8
-      for (int k = 0; k < 8; ++k) t[j][k] = t[j][k + 1];
-      t[j][8] = zero;
-    }
-  }
-#pragma GCC unroll 8
-  for (int j = 0; j < N; ++j) {
-#pragma GCC unroll 8
-    for (int k = 0; k < 8; ++k) r[j].l[k] = t[j][k];
-    carry(r[j]);
-  }
+  ifma::mont_mul_n<FpLanes, N>(r, a, b);
 }
 
 ZKP_IFMA_INLINE F8 mont_mul(const F8& a, const F8& b) {
-  F8 r;
-  mont_mul_n<1>(&r, &a, &b);
-  return r;
+  return ifma::mont_mul<FpLanes>(a, b);
 }
 
 // s 2^-32 mod p for normalized s < 2p: one 32-bit Montgomery step, s + m p with the low 32 bits
 // cleared, shifted down. The result is normalized and below 2p.
 ZKP_IFMA_INLINE F8 div32(const F8& s) {
-  const V m = _mm512_and_si512(_mm512_madd52lo_epu64(_mm512_setzero_si512(), s.l[0], bc(kInv52)),
-                               bc(0xffffffffu));
+  const V m = _mm512_and_si512(
+      _mm512_madd52lo_epu64(_mm512_setzero_si512(), s.l[0], bc(FpLanes::kInv52)), bc(0xffffffffu));
   F8 t = s;
 #pragma GCC unroll 8
   for (int k = 0; k < 8; ++k) {
@@ -217,32 +113,14 @@ ZKP_IFMA_INLINE F8 div32(const F8& s) {
 }
 
 // ---- conversion between 64-bit limbs (AoS, in the points) and F8 ------------------------------
-// Bits [S, S + 64) of hi:lo.
-template <int S>
-ZKP_IFMA_INLINE V cat(V lo, V hi) {
-  return _mm512_or_si512(_mm512_srli_epi64(lo, S), _mm512_slli_epi64(hi, 64 - S));
-}
-
 // Six 64-bit limb vectors a[0..5] (a value below 2^384 per lane) -> F8.
 ZKP_IFMA_INLINE F8 split(const V* a) {
-  const V m = bc(kM52);
-  return {{_mm512_and_si512(a[0], m), _mm512_and_si512(cat<52>(a[0], a[1]), m),
-           _mm512_and_si512(cat<40>(a[1], a[2]), m), _mm512_and_si512(cat<28>(a[2], a[3]), m),
-           _mm512_and_si512(cat<16>(a[3], a[4]), m),
-           _mm512_and_si512(_mm512_srli_epi64(a[4], 4), m),
-           _mm512_and_si512(cat<56>(a[4], a[5]), m), _mm512_srli_epi64(a[5], 44)}};
+  return ifma::split<8, 6>(a);
 }
 
 // F8 (normalized, below 2^384) -> six 64-bit limb vectors.
 ZKP_IFMA_INLINE void join(const F8& x, V* a) {
-  const V* l = x.l;
-  a[0] = _mm512_or_si512(l[0], _mm512_slli_epi64(l[1], 52));
-  a[1] = _mm512_or_si512(_mm512_srli_epi64(l[1], 12), _mm512_slli_epi64(l[2], 40));
-  a[2] = _mm512_or_si512(_mm512_srli_epi64(l[2], 24), _mm512_slli_epi64(l[3], 28));
-  a[3] = _mm512_or_si512(_mm512_srli_epi64(l[3], 36), _mm512_slli_epi64(l[4], 16));
-  a[4] = _mm512_or_si512(_mm512_or_si512(_mm512_srli_epi64(l[4], 48), _mm512_slli_epi64(l[5], 4)),
-                         _mm512_slli_epi64(l[6], 56));
-  a[5] = _mm512_or_si512(_mm512_srli_epi64(l[6], 8), _mm512_slli_epi64(l[7], 44));
+  ifma::join<6>(x, a);
 }
 
 // ---- moving 8 points' coordinates in and out (x and y: 12 qwords at the start of a point) ------
@@ -275,33 +153,6 @@ ZKP_IFMA_INLINE void transpose8(const V* r, V* c) {
   c[7] = _mm512_shuffle_i64x2(u[3], u[7], 0xdd);
 }
 
-// z[i] holds 4 qwords of lane 2i (low half) and of lane 2i + 1 (high half) -> c[0..3], lane l
-// of c[k] = qword k of lane l.
-ZKP_IFMA_INLINE void from_pairs(const V* z, V* c) {
-  const V t0 = _mm512_unpacklo_epi64(z[0], z[1]), t1 = _mm512_unpackhi_epi64(z[0], z[1]);
-  const V t2 = _mm512_unpacklo_epi64(z[2], z[3]), t3 = _mm512_unpackhi_epi64(z[2], z[3]);
-  const V ia = _mm512_setr_epi64(0, 4, 1, 5, 8, 12, 9, 13);
-  const V ib = _mm512_setr_epi64(2, 6, 3, 7, 10, 14, 11, 15);
-  c[0] = _mm512_permutex2var_epi64(t0, ia, t2);
-  c[1] = _mm512_permutex2var_epi64(t1, ia, t3);
-  c[2] = _mm512_permutex2var_epi64(t0, ib, t2);
-  c[3] = _mm512_permutex2var_epi64(t1, ib, t3);
-}
-
-// The inverse of from_pairs.
-ZKP_IFMA_INLINE void to_pairs(const V* c, V* z) {
-  const V ia = _mm512_setr_epi64(0, 2, 8, 10, 1, 3, 9, 11);
-  const V ib = _mm512_setr_epi64(4, 6, 12, 14, 5, 7, 13, 15);
-  const V t0 = _mm512_permutex2var_epi64(c[0], ia, c[2]);
-  const V t1 = _mm512_permutex2var_epi64(c[1], ia, c[3]);
-  const V t2 = _mm512_permutex2var_epi64(c[0], ib, c[2]);
-  const V t3 = _mm512_permutex2var_epi64(c[1], ib, c[3]);
-  z[0] = _mm512_unpacklo_epi64(t0, t1);
-  z[1] = _mm512_unpackhi_epi64(t0, t1);
-  z[2] = _mm512_unpacklo_epi64(t2, t3);
-  z[3] = _mm512_unpackhi_epi64(t2, t3);
-}
-
 // x and y of 8 points (one per lane), as F8. Whole-point loads and a transpose (12 vectors from
 // 16 loads and 36 shuffles) measured a few percent faster overall than 12 gathers.
 ZKP_IFMA_INLINE void load_points(const G1Affine* const* p, F8& x, F8& y) {
@@ -316,7 +167,7 @@ ZKP_IFMA_INLINE void load_points(const G1Affine* const* p, F8& x, F8& y) {
         lo, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p[2 * i + 1]->y.l + 2)), 1);
   }
   transpose8(r, c);
-  from_pairs(z, c + 8);
+  ifma::from_pairs(z, c + 8);
   x = split(c);
   y = split(c + 6);
 }
@@ -327,7 +178,7 @@ ZKP_IFMA_INLINE void store_points(G1Affine* const* p, size_t count, const F8& x,
   join(x, c);
   join(y, c + 6);
   transpose8(c, r);
-  to_pairs(c + 8, z);
+  ifma::to_pairs(c + 8, z);
 #pragma GCC unroll 8
   for (int l = 0; l < 8; ++l) {
     if (static_cast<size_t>(l) >= count) break;

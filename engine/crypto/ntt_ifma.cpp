@@ -7,21 +7,13 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <cstdlib>
 #include <memory>
 
+#include "ifma_lanes.h"
 #include "ntt_kernels.h"
 #include "zkpipe/crypto/parallel.h"
-
-// GCC 12 warns that the intrinsics' own _mm512_undefined_epi32() is uninitialized (GCC bug
-// 105593, fixed in 13).
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-
-#define ZKP_IFMA __attribute__((target("avx512f,avx512ifma")))
-#define ZKP_IFMA_INLINE ZKP_IFMA inline __attribute__((always_inline))
 
 namespace zkpipe::crypto {
 namespace {
@@ -31,49 +23,14 @@ namespace {
 constexpr unsigned kChunkLog = 11;
 constexpr size_t kSweepGrain = size_t{1} << 10;  // radix-4 butterflies per sweep task
 
-using V = __m512i;
-struct F5 {
-  V l[5];
-};
-
-constexpr uint64_t kM52 = (uint64_t{1} << 52) - 1;
-constexpr std::array<uint64_t, 5> to52(const Fr::L& a) {
-  return {a[0] & kM52, ((a[0] >> 52) | (a[1] << 12)) & kM52, ((a[1] >> 40) | (a[2] << 24)) & kM52,
-          ((a[2] >> 28) | (a[3] << 36)) & kM52, a[3] >> 16};
-}
-constexpr Fr::L twice(Fr::L a) {
-  limbs_add(a, a);  // 2r < 2^256
-  return a;
-}
-constexpr auto kP = to52(Fr::kModulus);
-constexpr auto k2P = to52(twice(Fr::kModulus));
-constexpr uint64_t kInv52 = Fr::kInv & kM52;  // -r^-1 mod 2^52
-
-ZKP_IFMA_INLINE V bc(uint64_t x) {
-  return _mm512_set1_epi64(static_cast<long long>(x));
-}
-
-// Signed carry propagation to 52-bit limbs (the top limb keeps the sign).
-ZKP_IFMA_INLINE void carry(F5& x) {
-  const V m = bc(kM52);
-#pragma GCC unroll 8
-  for (int k = 0; k < 4; ++k) {
-    x.l[k + 1] = _mm512_add_epi64(x.l[k + 1], _mm512_srai_epi64(x.l[k], 52));
-    x.l[k] = _mm512_and_si512(x.l[k], m);
-  }
-}
-
-// x - c where x >= c, else x (x normalized, c a constant below 2^256).
-ZKP_IFMA_INLINE F5 csub(const F5& x, const std::array<uint64_t, 5>& c) {
-  F5 d;
-#pragma GCC unroll 8
-  for (int k = 0; k < 5; ++k) d.l[k] = _mm512_sub_epi64(x.l[k], bc(c[k]));
-  carry(d);
-  const __mmask8 neg = _mm512_cmplt_epi64_mask(d.l[4], _mm512_setzero_si512());
-#pragma GCC unroll 8
-  for (int k = 0; k < 5; ++k) d.l[k] = _mm512_mask_blend_epi64(neg, d.l[k], x.l[k]);
-  return d;
-}
+using ifma::bc;
+using ifma::carry;
+using ifma::csub;
+using ifma::V;
+using F5 = ifma::Lanes<5>;
+using FrLanes = ifma::Field52<Fr, 5>;
+constexpr const ifma::Limbs52<5>& kP = FrLanes::kP;
+constexpr const ifma::Limbs52<5>& k2P = FrLanes::k2P;
 
 // a + b, both in [0, 2r): result in [0, 2r).
 ZKP_IFMA_INLINE F5 add2(const F5& a, const F5& b) {
@@ -86,69 +43,22 @@ ZKP_IFMA_INLINE F5 add2(const F5& a, const F5& b) {
 
 // a - b + 2r for a, b in [0, 2r): result in (0, 4r), normalized, not reduced.
 ZKP_IFMA_INLINE F5 sub_lazy(const F5& a, const F5& b) {
-  F5 y;
-#pragma GCC unroll 8
-  for (int k = 0; k < 5; ++k)
-    y.l[k] = _mm512_add_epi64(_mm512_sub_epi64(a.l[k], b.l[k]), bc(k2P[k]));
-  carry(y);
-  return y;
+  return ifma::add_sub(a, k2P, b);
 }
 
 // a b 2^-260 mod r for a < 4r and b < r (b = 16 T): the result is below 1.125 r.
 ZKP_IFMA_INLINE F5 mont_mul(const F5& a, const F5& b) {
-  const V zero = _mm512_setzero_si512(), inv = bc(kInv52);
-  V t[6] = {zero, zero, zero, zero, zero, zero};
-#pragma GCC unroll 8
-  for (int i = 0; i < 5; ++i) {
-#pragma GCC unroll 8
-    for (int k = 0; k < 5; ++k) {
-      t[k] = _mm512_madd52lo_epu64(t[k], a.l[k], b.l[i]);
-      t[k + 1] = _mm512_madd52hi_epu64(t[k + 1], a.l[k], b.l[i]);
-    }
-    const V m = _mm512_madd52lo_epu64(zero, t[0], inv);
-#pragma GCC unroll 8
-    for (int k = 0; k < 5; ++k) {
-      t[k] = _mm512_madd52lo_epu64(t[k], m, bc(kP[k]));
-      t[k + 1] = _mm512_madd52hi_epu64(t[k + 1], m, bc(kP[k]));
-    }
-    t[1] = _mm512_add_epi64(t[1], _mm512_srli_epi64(t[0], 52));
-#pragma GCC unroll 8
-    for (int k = 0; k < 5; ++k) t[k] = t[k + 1];
-    t[5] = zero;
-  }
-  F5 r{{t[0], t[1], t[2], t[3], t[4]}};
-  carry(r);
-  return r;
+  return ifma::mont_mul<FrLanes>(a, b);
 }
 
 // ---- conversion between 8 Fr (4 x 64-bit limbs, AoS) and F5 ------------------------------------
-// Bits [s, s + 64) of hi:lo.
-template <int S>
-ZKP_IFMA_INLINE V cat(V lo, V hi) {
-  return _mm512_or_si512(_mm512_srli_epi64(lo, S), _mm512_slli_epi64(hi, 64 - S));
-}
-
-ZKP_IFMA_INLINE F5 split(V l0, V l1, V l2, V l3) {
-  const V m = bc(kM52);
-  return {{_mm512_and_si512(l0, m), _mm512_and_si512(cat<52>(l0, l1), m),
-           _mm512_and_si512(cat<40>(l1, l2), m), _mm512_and_si512(cat<28>(l2, l3), m),
-           _mm512_srli_epi64(l3, 16)}};
-}
-
-// a, b, c, d hold elements (0,1), (2,3), (4,5), (6,7).
-ZKP_IFMA_INLINE F5 from_pairs(V a, V b, V c, V d) {
-  const V t0 = _mm512_unpacklo_epi64(a, b), t1 = _mm512_unpackhi_epi64(a, b);
-  const V t2 = _mm512_unpacklo_epi64(c, d), t3 = _mm512_unpackhi_epi64(c, d);
-  const V ia = _mm512_setr_epi64(0, 4, 1, 5, 8, 12, 9, 13);
-  const V ib = _mm512_setr_epi64(2, 6, 3, 7, 10, 14, 11, 15);
-  return split(_mm512_permutex2var_epi64(t0, ia, t2), _mm512_permutex2var_epi64(t1, ia, t3),
-               _mm512_permutex2var_epi64(t0, ib, t2), _mm512_permutex2var_epi64(t1, ib, t3));
-}
-
 ZKP_IFMA_INLINE F5 load8(const Fr* p) {
   const auto* q = reinterpret_cast<const uint64_t*>(p);
-  return from_pairs(_mm512_loadu_si512(q), _mm512_loadu_si512(q + 8), _mm512_loadu_si512(q + 16),
-                    _mm512_loadu_si512(q + 24));
+  V z[4], c[4];
+#pragma GCC unroll 8
+  for (int i = 0; i < 4; ++i) z[i] = _mm512_loadu_si512(q + 8 * i);
+  ifma::from_pairs(z, c);
+  return ifma::split<5, 4>(c);
 }
 
 // Lane l from p[l] (any addresses).
@@ -161,29 +71,21 @@ ZKP_IFMA_INLINE F5 gather8(const Fr* const* p) {
     v[i] = _mm512_inserti64x4(
         lo, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p[2 * i + 1])), 1);
   }
-  return from_pairs(v[0], v[1], v[2], v[3]);
+  V c[4];
+  ifma::from_pairs(v, c);
+  return ifma::split<5, 4>(c);
 }
 
 ZKP_IFMA_INLINE F5 broadcast(const Fr& x) {
-  const auto l = to52(Fr::L{x.l[0], x.l[1], x.l[2], x.l[3]});
+  const auto l = ifma::to52<5>(Fr::L{x.l[0], x.l[1], x.l[2], x.l[3]});
   return {{bc(l[0]), bc(l[1]), bc(l[2]), bc(l[3]), bc(l[4])}};
 }
 
 // Reduces x (< 2r) below r and writes the lanes as 4 x 64-bit pairs (0,1), (2,3), (4,5), (6,7).
 ZKP_IFMA_INLINE void to_pairs(const F5& in, V out[4]) {
-  const F5 x = csub(in, kP);
-  const V l0 = _mm512_or_si512(x.l[0], _mm512_slli_epi64(x.l[1], 52));
-  const V l1 = _mm512_or_si512(_mm512_srli_epi64(x.l[1], 12), _mm512_slli_epi64(x.l[2], 40));
-  const V l2 = _mm512_or_si512(_mm512_srli_epi64(x.l[2], 24), _mm512_slli_epi64(x.l[3], 28));
-  const V l3 = _mm512_or_si512(_mm512_srli_epi64(x.l[3], 36), _mm512_slli_epi64(x.l[4], 16));
-  const V ia = _mm512_setr_epi64(0, 2, 8, 10, 1, 3, 9, 11);
-  const V ib = _mm512_setr_epi64(4, 6, 12, 14, 5, 7, 13, 15);
-  const V t0 = _mm512_permutex2var_epi64(l0, ia, l2), t1 = _mm512_permutex2var_epi64(l1, ia, l3);
-  const V t2 = _mm512_permutex2var_epi64(l0, ib, l2), t3 = _mm512_permutex2var_epi64(l1, ib, l3);
-  out[0] = _mm512_unpacklo_epi64(t0, t1);
-  out[1] = _mm512_unpackhi_epi64(t0, t1);
-  out[2] = _mm512_unpacklo_epi64(t2, t3);
-  out[3] = _mm512_unpackhi_epi64(t2, t3);
+  V c[4];
+  ifma::join<4>(csub(in, kP), c);
+  ifma::to_pairs(c, out);
 }
 
 ZKP_IFMA_INLINE void store8(Fr* p, const F5& x) {

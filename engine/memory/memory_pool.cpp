@@ -11,10 +11,8 @@
 namespace zkpipe {
 namespace {
 
-constexpr size_t kErrorCapacity = 1024;
-
 struct ErrorBuffer {
-  char text[kErrorCapacity] = {0};
+  char text[ZKP_ERROR_CAPACITY] = {0};
   zkp_error abi() { return zkp_error{text, sizeof text}; }
 };
 
@@ -81,8 +79,10 @@ Result<std::unique_ptr<MemoryPool>> MemoryPool::create(const LoadedPlugin& plugi
   ErrorBuffer err;
   zkp_status rc = t->create(&opts, &raw, err.abi());
   if (rc != ZKP_OK) {
-    return Status(static_cast<Code>(rc), "memory backend '" + plugin.manifest.name + "' (cap " +
-                                             format_bytes(opts.cap_bytes) + "): " + err.text);
+    return status_from_plugin(
+        rc,
+        "memory backend '" + plugin.manifest.name + "' (cap " + format_bytes(opts.cap_bytes) + ")",
+        err.text);
   }
   if (raw == nullptr)
     return internal_error("memory backend '" + plugin.manifest.name + "' returned no pool");
@@ -94,8 +94,7 @@ Result<Buffer> MemoryPool::allocate(uint64_t bytes) {
   ErrorBuffer err;
   zkp_status rc = table()->allocate(pool_, bytes, &raw, err.abi());
   if (rc != ZKP_OK) {
-    return Status(static_cast<Code>(rc),
-                  backend_name() + ": allocating " + format_bytes(bytes) + ": " + err.text);
+    return status_from_plugin(rc, backend_name() + ": allocating " + format_bytes(bytes), err.text);
   }
   if (raw.host_ptr == nullptr || raw.bytes < bytes) {
     return internal_error(backend_name() + ": allocate returned a null or short buffer");
@@ -106,8 +105,7 @@ Result<Buffer> MemoryPool::allocate(uint64_t bytes) {
 Status MemoryPool::release(const zkp_buffer& raw) {
   ErrorBuffer err;
   zkp_status rc = table()->release(pool_, &raw, err.abi());
-  if (rc != ZKP_OK) return Status(static_cast<Code>(rc), backend_name() + ": release: " + err.text);
-  return ok_status();
+  return status_from_plugin(rc, backend_name() + ": release", err.text);
 }
 
 Result<zkp_memory_stats> MemoryPool::stats() const {
@@ -115,7 +113,7 @@ Result<zkp_memory_stats> MemoryPool::stats() const {
   s.struct_size = sizeof s;
   ErrorBuffer err;
   zkp_status rc = table()->stats(pool_, &s, err.abi());
-  if (rc != ZKP_OK) return Status(static_cast<Code>(rc), backend_name() + ": stats: " + err.text);
+  if (rc != ZKP_OK) return status_from_plugin(rc, backend_name() + ": stats", err.text);
   return s;
 }
 

@@ -28,12 +28,6 @@ uint64_t next_pow2(uint64_t x) {
 
 }  // namespace
 
-int64_t steady_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 double ms_between(int64_t from_ns, int64_t to_ns) {
   return static_cast<double>(to_ns - from_ns) / 1e6;
 }
@@ -78,7 +72,7 @@ Result<std::unique_ptr<Engine>> Engine::create(const Config& config, EngineOptio
     impl->compute = std::move(options.compute);
   } else {
     Result<std::unique_ptr<ComputeBackend>> compute =
-        open_compute_backend(config.compute, impl->pool->backend_name());
+        open_compute_backend(config.compute, *impl->registry, impl->pool->buffer_flags());
     if (!compute.ok()) return compute.status().with_context(config.path);
     impl->compute = std::move(*compute);
   }
@@ -225,7 +219,7 @@ Result<Submitted> Engine::check(const JobRequest& request) {
 Status Engine::Impl::parse_only(const JobRequest& request, const std::string& what,
                                 PluginJob& parsed, zkp_job_info& info) {
   ZKP_ASSIGN_OR_RETURN(parsed.type, proof_type(request.proof_type));
-  char message[kPluginMessageBytes] = "";
+  char message[ZKP_ERROR_CAPACITY] = "";
   ZKP_RETURN_IF_ERROR(
       plugin_status(parsed.type->parse(request.input.data(), request.input.size(), what.c_str(),
                                        &parsed.handle, {message, sizeof message}),
@@ -303,8 +297,8 @@ Result<Submitted> Engine::Impl::submit(JobRequest request, bool& taken) {
   ZKP_ASSIGN_OR_RETURN(const zkp_proof_type* type, m.proof_type(request.proof_type));
   auto plugin = std::make_shared<PluginJob>();
   plugin->type = type;
-  char message[kPluginMessageBytes] = "";
-  const int64_t t0 = steady_ns();
+  char message[ZKP_ERROR_CAPACITY] = "";
+  const int64_t t0 = now_ns();
   ZKP_RETURN_IF_ERROR(
       plugin_status(type->parse(request.input.data(), request.input.size(), what.c_str(),
                                 &plugin->handle, {message, sizeof message}),
@@ -366,7 +360,7 @@ Result<Submitted> Engine::Impl::submit(JobRequest request, bool& taken) {
     job->plugin->request = std::move(*held);
   }
   spdlog::info("{}: parsed in {:.1f} ms: {} partition(s) of {} ({} constraints), sector index {}",
-               what, ms_between(t0, steady_ns()), info.partitions, info.circuit_id,
+               what, ms_between(t0, now_ns()), info.partitions, info.circuit_id,
                info.num_constraints, fmt::join(job->indices, ","));
   const uint32_t parts = info.partitions;
   job->parts.assign(parts, PartState::kQueued);

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "zkpipe/abi/proof_type.h"
+#include "zkpipe/clock.h"
 #include "zkpipe/pipeline/budget.h"
 #include "zkpipe/pipeline/engine.h"
 #include "zkpipe/pipeline/memory_model.h"
@@ -226,7 +227,6 @@ struct Engine::Impl {
 };
 
 bool ended(const Job& job);
-int64_t steady_ns();
 double ms_between(int64_t from_ns, int64_t to_ns);
 
 }  // namespace zkpipe::pipeline

@@ -139,15 +139,17 @@ void Engine::Impl::finalize_job(const std::shared_ptr<Job>& job, const std::stri
   const int64_t t0 = trace.now_ns();
   std::vector<std::vector<groth16::Fr>> inputs(parts);
   Status status;
-  char message[kPluginMessageBytes] = "";
+  char message[ZKP_ERROR_CAPACITY] = "";
   for (uint32_t p = 0; p < parts && status.ok(); ++p) {
     inputs[p].resize(job->info.num_inputs - 1);
     const zkp_status rc =
         plugin->type->public_inputs(plugin->handle, p, reinterpret_cast<zkp_fr*>(inputs[p].data()),
                                     inputs[p].size(), {message, sizeof message});
     if (rc != ZKP_OK) {
-      status = Status(static_cast<Code>(rc),
-                      fmt::format("partition {}: public inputs: {}", job->label(p), message));
+      status = status_from_plugin(
+          rc,
+          fmt::format("proof type {}: partition {}: public inputs", job->type_name, job->label(p)),
+          message);
     }
   }
   std::vector<uint32_t> bad;

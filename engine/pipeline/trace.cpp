@@ -6,24 +6,15 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <fstream>
 #include <system_error>
 #include <tuple>
 #include <utility>
 
+#include "zkpipe/clock.h"
 #include "zkpipe/percentile.h"
 
 namespace zkpipe::pipeline {
-namespace {
-
-int64_t steady_now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
 
 bool span_less(const Span& a, const Span& b) {
   return std::tie(a.track, a.start_ns, a.end_ns, a.name, a.job, a.partition) <
@@ -62,10 +53,10 @@ void TraceRecorder::Scope::finish() {
   recorder->add(std::move(span_));
 }
 
-TraceRecorder::TraceRecorder() : origin_ns_(steady_now_ns()) {}
+TraceRecorder::TraceRecorder() : origin_ns_(zkpipe::now_ns()) {}
 
 int64_t TraceRecorder::now_ns() const {
-  return steady_now_ns() - origin_ns_;
+  return zkpipe::now_ns() - origin_ns_;
 }
 
 void TraceRecorder::add(Span span) {

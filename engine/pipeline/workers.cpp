@@ -68,9 +68,9 @@ void Deferred::flush() {
 }
 
 std::unique_lock<std::mutex> Engine::Impl::lock_timed(double* wait_ms) {
-  const int64_t t0 = steady_ns();
+  const int64_t t0 = now_ns();
   std::unique_lock lock(mu);
-  if (wait_ms != nullptr) *wait_ms += ms_between(t0, steady_ns());
+  if (wait_ms != nullptr) *wait_ms += ms_between(t0, now_ns());
   return lock;
 }
 
@@ -226,7 +226,7 @@ Result<std::unique_ptr<PartitionWork>> Engine::Impl::synthesize(const std::share
   w->abc = std::move(*abc);
   w->witness = std::move(*witness);
   auto* fr = static_cast<groth16::Fr*>(w->witness.host());
-  char message[kPluginMessageBytes] = "";
+  char message[ZKP_ERROR_CAPACITY] = "";
   ZKP_RETURN_IF_ERROR(plugin_status(
       w->plugin->type->synthesize(w->plugin->handle, p, reinterpret_cast<zkp_fr*>(fr),
                                   info.num_inputs, reinterpret_cast<zkp_fr*>(fr + info.num_inputs),
@@ -364,8 +364,13 @@ void Engine::Impl::compute_loop(size_t device, size_t worker) {
         guarded(fmt::format("{}: prove_start scratch (domain {}: about {} for the NTTs)",
                             part_name(job, key.partition), n, format_bytes(3 * n * kFrBytes)),
                 [&] {
-                  return compute->prove_start(device, work->srs->pk,
-                                              {witness_view(*work), a, a + n, a + 2 * n, n}, stats);
+                  return compute->prove_start(
+                      device,
+                      {work->srs->pk,
+                       {witness_view(*work), a, a + n, a + 2 * n, n},
+                       work->abc.flags(),
+                       work->abc.device()},
+                      stats);
                 });
     const int64_t t1 = trace.now_ns();
     trace.add({track, "prove_start", t0, t1, job.id, job.label(key.partition), true});

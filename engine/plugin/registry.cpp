@@ -12,6 +12,7 @@
 
 #include <boost/dll/shared_library.hpp>
 
+#include "zkpipe/abi/compute.h"
 #include "zkpipe/abi/memory.h"
 #include "zkpipe/abi/proof_type.h"
 #include "zkpipe/log.h"
@@ -22,7 +23,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kManifestSuffix = ".plugin.toml";
-constexpr size_t kErrorCapacity = 2048;
 
 // Libraries and their LoadedPlugin records stay for the life of the process: descriptors and
 // code point into them. Process-wide, so a library is initialized once however many
@@ -58,16 +58,33 @@ std::string abi_note(const Manifest& m, const zkp_plugin_header* h) {
   return s + "]";
 }
 
-// The smallest descriptor of each kind the engine can use (the 1.0 layout).
+// The smallest descriptor of each kind the engine can use: its first layout, pinned as numbers
+// (never sizeof, which grows when a minor version appends a field and would refuse every plugin
+// built before). Later fields are read only when struct_size covers them.
+constexpr uint32_t kMemoryDescriptor_1_0 = 96;      // header .. stats
+constexpr uint32_t kProofTypeDescriptor_1_0 = 112;  // header .. destroy_r1cs
+constexpr uint32_t kComputeDescriptor_1_2 = 128;    // header .. destroy_pending (new in 1.2)
+static_assert(offsetof(zkp_memory_backend, stats) + sizeof(void*) == kMemoryDescriptor_1_0);
+static_assert(offsetof(zkp_proof_type, destroy_r1cs) + sizeof(void*) == kProofTypeDescriptor_1_0);
+static_assert(offsetof(zkp_compute_backend, destroy_pending) + sizeof(void*) ==
+              kComputeDescriptor_1_2);
+
 uint32_t min_struct_size(uint32_t kind) {
   switch (kind) {
     case ZKP_KIND_MEMORY:
-      return sizeof(zkp_memory_backend);
+      return kMemoryDescriptor_1_0;
     case ZKP_KIND_PROOF_TYPE:
-      return offsetof(zkp_proof_type, partition_index);  // 1.1 appended partition_index
+      return kProofTypeDescriptor_1_0;
+    case ZKP_KIND_COMPUTE:
+      return kComputeDescriptor_1_2;
     default:
       return sizeof(zkp_plugin_header);
   }
+}
+
+// True when a descriptor of struct_size `size` holds the member ending at offset + its size.
+constexpr bool covers(uint32_t size, size_t offset, size_t member) {
+  return size >= offset + member;
 }
 
 Status check_descriptor(const Manifest& m, const std::string& lib, const zkp_plugin_header* h) {
@@ -106,6 +123,27 @@ Status check_descriptor(const Manifest& m, const std::string& lib, const zkp_plu
     if (!t->parse || !t->destroy_job || !t->info || !t->synthesize || !t->public_inputs ||
         !t->record || !t->destroy_r1cs) {
       return fail("proof_type descriptor has a null function pointer");
+    }
+    if (covers(h->struct_size, offsetof(zkp_proof_type, sample_request), sizeof(void*)) &&
+        t->preset_count > 0) {
+      if (t->presets == nullptr || t->sample_request == nullptr) {
+        return fail("proof_type descriptor has " + std::to_string(t->preset_count) +
+                    " presets but a null presets table or sample_request");
+      }
+      for (uint32_t i = 0; i < t->preset_count; ++i) {
+        if (t->presets[i].name == nullptr || t->presets[i].name[0] == '\0' ||
+            t->presets[i].description == nullptr) {
+          return fail("proof_type preset " + std::to_string(i) +
+                      " has a null or empty name or a null description");
+        }
+      }
+    }
+  }
+  if (h->kind == ZKP_KIND_COMPUTE) {
+    auto* t = reinterpret_cast<const zkp_compute_backend*>(h);
+    if (!t->create || !t->destroy || !t->device_count || !t->device_info || !t->register_key ||
+        !t->destroy_key || !t->prove_start || !t->wait || !t->destroy_pending) {
+      return fail("compute descriptor has a null function pointer");
     }
   }
   return ok_status();
@@ -163,14 +201,14 @@ Result<const LoadedPlugin*> PluginRegistry::load_manifest_file(const std::string
   ZKP_RETURN_IF_ERROR(check_descriptor(m, lib, header));
 
   auto plugin = std::make_unique<LoadedPlugin>(LoadedPlugin{m, lib, header, ok_status()});
-  std::vector<char> msg(kErrorCapacity, '\0');
+  std::vector<char> msg(ZKP_ERROR_CAPACITY, '\0');
   stage("init");
   zkp_status rc = header->init(plugin_host(), zkp_error{msg.data(), msg.size()});
   if (rc == ZKP_ERR_UNAVAILABLE) {
     plugin->init_status = unavailable(msg[0] ? msg.data() : "unavailable: (plugin gave no reason)");
   } else if (rc != ZKP_OK) {
     return Status(
-        static_cast<Code>(rc),
+        rc > ZKP_OK && rc <= ZKP_ERR_ABORTED ? static_cast<Code>(rc) : Code::kInternal,
         lib + ": init failed: " + (msg[0] ? msg.data() : "(no message)") + abi_note(m, header));
   }
   const LoadedPlugin* result = plugin.get();

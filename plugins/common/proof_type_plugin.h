@@ -2,17 +2,22 @@
 // (zkpipe/abi/proof_type.h). A plugin implements ProofJob (its parsed request) and a parse
 // function; ProofTypeEntries<Parse> supplies the exported entry points: guard every call, size-
 // check every buffer, run witness-only synthesis into the engine's buffers, and keep a recorded
-// R1CS alive behind the view it hands out.
+// R1CS alive behind the view it hands out. A plugin with presets (ABI 1.2) also gives a constant
+// zkp_preset table and a sample function; SampleRequestEntry<Sample, Presets> checks the preset
+// name and hands the bytes to the engine's writer. Installed with the SDK as
+// zkpipe/sdk/proof_type_plugin.h: it includes only installed headers.
 // Thread-safety: as the ABI says; a ProofJob is immutable after parse.
 #pragma once
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -231,11 +236,115 @@ struct ProofTypeEntries {
   }
 };
 
+// A preset's name is [A-Za-z0-9._-]+ (zkp_preset.name).
+constexpr bool valid_preset_name(std::string_view name) {
+  if (name.empty()) return false;
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// The preset called `name` in `presets`, or NOT_FOUND listing the names.
+inline Result<const zkp_preset*> find_preset(std::span<const zkp_preset> presets,
+                                             std::string_view name) {
+  std::string names;
+  for (const zkp_preset& p : presets) {
+    if (name == p.name) return &p;
+    names += (names.empty() ? "" : ", ") + std::string(p.name);
+  }
+  return not_found("unknown preset '" + std::string(name) + "' (presets: " + names + ")");
+}
+
+// Every preset has a valid name (distinct), a description and partitions >= 1: a self-test step.
+inline Status check_presets(std::span<const zkp_preset> presets) {
+  for (size_t i = 0; i < presets.size(); ++i) {
+    const zkp_preset& p = presets[i];
+    const std::string at = "preset " + std::to_string(i);
+    if (p.name == nullptr || !valid_preset_name(p.name)) {
+      return internal_error(at + ": the name is not [A-Za-z0-9._-]+");
+    }
+    if (p.description == nullptr || p.partitions == 0 || p.reserved != 0) {
+      return internal_error(at + " '" + p.name +
+                            "': no description, no partitions or reserved "
+                            "not zero");
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (std::string_view(presets[j].name) == p.name) {
+        return internal_error(at + ": the name '" + p.name + "' is used twice");
+      }
+    }
+  }
+  return ok_status();
+}
+
+// A self-test step for a proof type with presets: the sample request of `preset` (from `seed`)
+// parses, holds the preset's partitions, and partition 0 synthesizes as self_test_job checks.
+// Parse and Sample are the plugin's (see SampleRequestEntry).
+template <auto Parse, auto Sample>
+Status self_test_sample(std::span<const zkp_preset> presets, std::string_view preset,
+                        uint64_t seed) {
+  ZKP_RETURN_IF_ERROR(check_presets(presets));
+  ZKP_ASSIGN_OR_RETURN(const zkp_preset* p, find_preset(presets, preset));
+  ZKP_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, Sample(*p, seed));
+  const std::string what = "the sample request of preset '" + std::string(p->name) + "'";
+  ZKP_ASSIGN_OR_RETURN(std::unique_ptr<ProofJob> job, Parse(std::span<const uint8_t>(bytes), what));
+  if (job->partitions() != p->partitions) {
+    return internal_error("self-test: " + what + " has " + std::to_string(job->partitions()) +
+                          " partitions; the preset says " + std::to_string(p->partitions));
+  }
+  return self_test_job(*job);
+}
+
+// zkp_proof_type.sample_request over a plugin's preset table and
+//   Sample: Result<std::vector<uint8_t>>(const zkp_preset& preset, uint64_t seed)
+// which makes the complete request of a known preset (same preset and seed: same bytes). The
+// bytes go to the engine's writer in pieces of at most kSampleChunkBytes; a writer that says
+// stop makes the call ABORTED.
+inline constexpr uint64_t kSampleChunkBytes = uint64_t{1} << 24;
+
+template <auto Sample, const auto& Presets>
+struct SampleRequestEntry {
+  static zkp_status sample_request(const char* preset, uint64_t seed, zkp_write_fn write, void* ctx,
+                                   zkp_error err) {
+    return sdk::guard(err, [&]() -> Status {
+      if (preset == nullptr || write == nullptr) {
+        return invalid_argument("sample_request: null preset or writer");
+      }
+      ZKP_ASSIGN_OR_RETURN(const zkp_preset* p,
+                           find_preset(std::span<const zkp_preset>(Presets), preset));
+      ZKP_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, Sample(*p, seed));
+      for (uint64_t at = 0; at < bytes.size(); at += kSampleChunkBytes) {
+        const uint64_t n = std::min<uint64_t>(kSampleChunkBytes, bytes.size() - at);
+        if (write(ctx, bytes.data() + at, n) != 0) {
+          return aborted("sample_request: the writer stopped at byte " + std::to_string(at) +
+                         " of " + std::to_string(bytes.size()));
+        }
+      }
+      return ok_status();
+    });
+  }
+};
+
 }  // namespace zkpipe::plugins
 
 // Exports a proof-type plugin: its init (keeps the host table), its self-test (RunSelfTest:
 // Status()) and the ABI entry points over Parse. Use once, at namespace scope, in one .cpp.
-#define ZKP_EXPORT_PROOF_TYPE(kName, kVersion, Parse, RunSelfTest)                               \
+// Without presets (zkp_proof_type.preset_count 0, no sample_request):
+#define ZKP_EXPORT_PROOF_TYPE(kName, kVersion, Parse, RunSelfTest) \
+  ZKP_EXPORT_PROOF_TYPE_TABLE(kName, kVersion, Parse, RunSelfTest, nullptr, 0u, nullptr)
+
+// With presets: kPresets is a constant zkp_preset array at namespace scope (constant-initialized:
+// nothing runs in a static initializer) and Sample makes a preset's request (SampleRequestEntry).
+#define ZKP_EXPORT_PROOF_TYPE_WITH_PRESETS(kName, kVersion, Parse, RunSelfTest, kPresets, Sample) \
+  ZKP_EXPORT_PROOF_TYPE_TABLE(                                                                    \
+      kName, kVersion, Parse, RunSelfTest, kPresets, static_cast<uint32_t>(std::size(kPresets)),  \
+      (::zkpipe::plugins::SampleRequestEntry<Sample, kPresets>::sample_request))
+
+#define ZKP_EXPORT_PROOF_TYPE_TABLE(kName, kVersion, Parse, RunSelfTest, kPresetTable,           \
+                                    kPresetCount, kSampleRequest)                                \
   namespace {                                                                                    \
   zkp_status zkp_proof_type_init(const zkp_host* host, zkp_error err) {                          \
     return ::zkpipe::sdk::guard(err, [&] { ::zkpipe::sdk::set_host(host); });                    \
@@ -256,4 +365,8 @@ struct ProofTypeEntries {
       ZkpProofTypeEntries::record,                                                               \
       ZkpProofTypeEntries::destroy_r1cs,                                                         \
       ZkpProofTypeEntries::partition_index,                                                      \
+      kPresetTable,                                                                              \
+      kPresetCount,                                                                              \
+      0u,                                                                                        \
+      kSampleRequest,                                                                            \
   }

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "gpu_required.h"
 #include "zkpipe/abi/memory.h"
 #include "zkpipe/memory.h"
 #include "zkpipe/plugin.h"
@@ -57,9 +58,9 @@ bool have_cuda_device() {
 }
 
 Status run_self_test(const LoadedPlugin& plugin) {
-  char message[1024] = {0};
+  char message[ZKP_ERROR_CAPACITY] = {0};
   const zkp_status rc = plugin.header->self_test(zkp_error{message, sizeof message});
-  return Status(static_cast<Code>(rc), message);
+  return status_from_plugin(rc, plugin.manifest.name + ": self_test", message);
 }
 
 MemoryConfig small_config(const std::string& backend) {
@@ -157,7 +158,7 @@ TEST_CASE("MemoryPlugins: CUDA backends load and say why they cannot run without
       options.cap_bytes = 1 * kMiB;
       options.huge_pages = 1;
       zkp_memory_pool* raw = nullptr;
-      char message[256] = {0};
+      char message[ZKP_ERROR_CAPACITY] = {0};
       CHECK(table->create(&options, &raw, zkp_error{message, sizeof message}) ==
             ZKP_ERR_INVALID_ARGUMENT);
       CHECK(std::string(message) == "huge_pages is supported only by the pageable backend");
@@ -176,10 +177,7 @@ TEST_CASE("MemoryPlugins: CUDA backends load and say why they cannot run without
 }
 
 TEST_CASE("MemoryPlugins: CUDA backends pass their self-test on a GPU", "[plugin][cuda]") {
-  if (!have_cuda_device()) {
-    WARN("no CUDA device: " << read_cuda_info().status.to_string());
-    return;
-  }
+  if (!testing::gpu_usable(have_cuda_device(), read_cuda_info().status.to_string())) return;
   for (const char* name : {"pinned_pool", "zero_copy"}) {
     DYNAMIC_SECTION(name) {
       REQUIRE(built(name));

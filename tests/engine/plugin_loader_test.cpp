@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "zkpipe/abi/memory.h"
+#include "zkpipe/memory.h"
 #include "zkpipe/plugin.h"
 
 using Catch::Matchers::Contains;
@@ -31,7 +32,7 @@ TEST_CASE("PluginLoader: a well-formed plugin loads and passes its self-test", "
   CHECK(p->available());
   CHECK(p->manifest.version == "0.1.0");
   CHECK(std::string(p->header->build_tag).find("gcc") != std::string::npos);
-  char msg[256] = {0};
+  char msg[ZKP_ERROR_CAPACITY] = {0};
   CHECK(p->header->self_test(zkp_error{msg, sizeof msg}) == ZKP_OK);
   // Loading again returns the same plugin: libraries are loaded once.
   auto again = reg.load("fixture_good", ZKP_KIND_MEMORY);
@@ -39,12 +40,32 @@ TEST_CASE("PluginLoader: a well-formed plugin loads and passes its self-test", "
   CHECK(*again == p);
 }
 
+TEST_CASE("PluginLoader: a 1.0-layout descriptor still loads after the 1.2 bump", "[plugin]") {
+  // Built before 1.2 appended buffer_flags: 96 bytes, manifest and descriptor ABI 1.0.
+  zkpipe::PluginRegistry reg({fixture("abi_1_0")});
+  auto r = reg.load("abi_1_0", ZKP_KIND_MEMORY);
+  INFO(r.status().to_string());
+  REQUIRE(r.ok());
+  CHECK((*r)->available());
+  CHECK((*r)->header->struct_size == 96);
+  CHECK((*r)->header->abi_minor == 0);
+  zkpipe::MemoryConfig config;
+  config.backend = "abi_1_0";
+  config.cap_bytes = 1 << 20;
+  auto pool = zkpipe::MemoryPool::create(**r, config);
+  INFO(pool.status().to_string());
+  REQUIRE(pool.ok());
+  // The 1.2 field lies past its descriptor: never read, the pool-level flags are 0.
+  CHECK((*pool)->buffer_flags() == 0u);
+  CHECK_FALSE((*pool)->page_locked());
+}
+
 TEST_CASE("PluginLoader: wrong abi_major is rejected with both ABI versions", "[plugin]") {
   auto s = load_fixture("bad_abi", "bad_abi");
   CHECK(s.code() == zkpipe::Code::kFailedPrecondition);
   CHECK_THAT(s.message(), Contains("bad_abi.so: incompatible plugin ABI major version"));
-  CHECK_THAT(s.message(), Contains("engine ABI 1.1"));
-  CHECK_THAT(s.message(), Contains("descriptor ABI 2.1"));
+  CHECK_THAT(s.message(), Contains("engine ABI 1.2"));
+  CHECK_THAT(s.message(), Contains("descriptor ABI 2.2"));
 }
 
 TEST_CASE("PluginLoader: a struct_size too small for the kind is rejected", "[plugin]") {

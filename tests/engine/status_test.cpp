@@ -1,3 +1,5 @@
+#include <cstdint>
+
 #include <catch2/catch.hpp>
 
 #include "zkpipe/sdk.h"
@@ -40,4 +42,34 @@ TEST_CASE("SDK: guard turns exceptions and statuses into codes and truncated mes
         ZKP_ERR_RESOURCE_EXHAUSTED);
   CHECK(zkpipe::sdk::guard(zkp_error{nullptr, 0}, []() -> zkpipe::Status { throw 42; }) ==
         ZKP_ERR_INTERNAL);
+}
+
+TEST_CASE("Status: a plugin's code outside the known ones becomes INTERNAL naming it", "[status]") {
+  using zkpipe::Code;
+  using zkpipe::code_from_int;
+  using zkpipe::status_from_plugin;
+  // Every zkp_status code maps to its Code; nothing else does.
+  for (int32_t rc = ZKP_OK; rc <= ZKP_ERR_ABORTED; ++rc) {
+    REQUIRE(code_from_int(rc).has_value());
+    CHECK(static_cast<int32_t>(*code_from_int(rc)) == rc);
+  }
+  for (int32_t rc : {-1, ZKP_ERR_ABORTED + 1, 42, INT32_MIN, INT32_MAX}) {
+    CHECK_FALSE(code_from_int(rc).has_value());
+  }
+
+  CHECK(status_from_plugin(ZKP_OK, "memory backend 'x': release", "ignored").ok());
+  const zkpipe::Status known =
+      status_from_plugin(ZKP_ERR_RESOURCE_EXHAUSTED, "memory backend 'x': allocate", "over cap");
+  CHECK(known.code() == Code::kResourceExhausted);
+  CHECK(known.message() == "memory backend 'x': allocate: over cap");
+
+  const zkpipe::Status odd = status_from_plugin(42, "memory backend 'x': allocate", "huh");
+  CHECK(odd.code() == Code::kInternal);
+  CHECK(
+      odd.message() ==
+      "memory backend 'x': allocate: returned 42, which is no zkp_status code (its message: huh)");
+  const zkpipe::Status negative = status_from_plugin(-3, "proof type 'p': parse", "");
+  CHECK(negative.code() == Code::kInternal);
+  CHECK(negative.message() == "proof type 'p': parse: returned -3, which is no zkp_status code");
+  CHECK(negative.to_string().starts_with("INTERNAL: "));
 }

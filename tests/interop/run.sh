@@ -21,12 +21,9 @@ BUILD_DIR=$(cd "$1" && pwd)
 TOOL="$BUILD_DIR/bin/zkpipe-tool"
 ZKPIPE="$BUILD_DIR/bin/zkpipe"
 CONFIGS="$(cd "$(dirname "$0")/../../configs" && pwd)"
-SNARKJS_VERSION=0.7.6
 PTAU_POWER=10  # 2^10 rows; preparation takes ~23 s and grows ~2.2x per power: keep CI <= 10
 PTAU_ENTROPY="zkpipe interop test: fixed entropy, not a ceremony"
 CACHE="$BUILD_DIR/interop"
-NPM_DIR="$CACHE/npm"
-SNARKJS_BIN="$NPM_DIR/node_modules/.bin/snarkjs"
 PTAU="$CACHE/pot${PTAU_POWER}_final.ptau"
 WORK="$CACHE/run"
 # The BLS12-381 group order r: public inputs are changed modulo r.
@@ -36,27 +33,9 @@ if [[ ! -x "$TOOL" ]]; then
   echo "interop: $TOOL not found: build zkpipe-tool first" >&2
   exit 1
 fi
-for cmd in node npm; do
-  if ! command -v "$cmd" >/dev/null 2>&1; then
-    echo "interop: '$cmd' is not installed; these checks need Node.js and npm" \
-      "(scripts/setup installs nodejs and npm)" >&2
-    exit 1
-  fi
-done
-
-mkdir -p "$CACHE"
-installed=$(node -p "require('$NPM_DIR/node_modules/snarkjs/package.json').version" 2>/dev/null \
-  || true)
-if [[ "$installed" != "$SNARKJS_VERSION" ]]; then
-  echo "interop: installing snarkjs@$SNARKJS_VERSION into $NPM_DIR"
-  mkdir -p "$NPM_DIR"
-  if ! npm install --prefix "$NPM_DIR" --no-audit --no-fund --loglevel=error \
-    "snarkjs@$SNARKJS_VERSION" >"$CACHE/npm-install.log" 2>&1; then
-    echo "interop: npm install snarkjs@$SNARKJS_VERSION failed (log: $CACHE/npm-install.log)" >&2
-    tail -5 "$CACHE/npm-install.log" >&2
-    exit 1
-  fi
-fi
+# snarkjs, pinned, installed with npm into $CACHE/npm when missing (tests/interop/snarkjs.sh).
+source "$(dirname "$0")/snarkjs.sh"
+ensure_snarkjs "$BUILD_DIR" || exit 1
 
 snarkjs() { "$SNARKJS_BIN" "$@"; }
 

@@ -82,15 +82,14 @@ class FaultyCompute final : public pipeline::ComputeBackend {
   // The fail_start-th prove_start fails; the corrupt_finish-th proof is corrupted; from the
   // quarantine_start-th prove_start on, the device is quarantined (that call fails too).
   FaultyCompute(int fail_start, int corrupt_finish, int quarantine_start = 0)
-      : inner_(pipeline::make_cpu_backend(1)),
+      : inner_(open_cpu()),
         fail_start_(fail_start),
         corrupt_finish_(corrupt_finish),
         quarantine_start_(quarantine_start) {}
   std::string name() const override { return "faulty-cpu"; }
   size_t device_count() const override { return 1; }
   std::string device_name(size_t d) const override { return inner_->device_name(d); }
-  Result<groth16::PendingProof> prove_start(size_t d, const groth16::ProvingKey& pk,
-                                            const groth16::ProverInput& input,
+  Result<groth16::PendingProof> prove_start(size_t d, const pipeline::StartInput& input,
                                             pipeline::StartStats& stats) override {
     const int n = ++starts_;
     if (n == fail_start_) return internal_error("injected prove_start failure");
@@ -98,7 +97,7 @@ class FaultyCompute final : public pipeline::ComputeBackend {
       quarantined_ = true;
       return unavailable("injected sticky error");
     }
-    return inner_->prove_start(d, pk, input, stats);
+    return inner_->prove_start(d, input, stats);
   }
   Status device_status(size_t) const override {
     return quarantined_ ? unavailable("cpu0 is quarantined (injected)") : ok_status();
@@ -111,6 +110,16 @@ class FaultyCompute final : public pipeline::ComputeBackend {
   }
 
  private:
+  // The `cpu` compute plugin of the build, one thread per call.
+  static std::unique_ptr<pipeline::ComputeBackend> open_cpu() {
+    PluginRegistry registry({ZKPIPE_TEST_PLUGIN_DIR});
+    ComputeConfig config;
+    config.threads = 1;
+    auto backend = pipeline::open_compute_backend(config, registry, 0);
+    REQUIRE(backend.ok());
+    return std::move(*backend);
+  }
+
   std::unique_ptr<pipeline::ComputeBackend> inner_;
   int fail_start_, corrupt_finish_, quarantine_start_;
   std::atomic<int> starts_{0}, finishes_{0};

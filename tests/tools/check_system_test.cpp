@@ -54,25 +54,38 @@ TEST_CASE("check-system: the shipped cpu config gives no warning about itself", 
   for (const auto& w : j["warnings"]) CHECK_THAT(w.get<std::string>(), !Contains("cpu.yaml"));
 }
 
+#if defined(ZKPIPE_TEST_BENCH_H2D)  // zkpipe-bench-h2d is built with the CUDA toolchain only
 TEST_CASE("bench-h2d: without a usable GPU it says why and exits 1", "[tool]") {
   const zkpipe::CudaInfo cuda = zkpipe::read_cuda_info();
   if (cuda.status.ok() && !cuda.devices.empty())
     return;  // measured by the [cuda] GPU check instead
-  auto r = run_tool("bench-h2d --sizes 64MiB --reps 1");
+  auto r = zkpipe::test::run_program(ZKPIPE_TEST_BENCH_H2D, "--sizes 64MiB --reps 1");
   INFO(r.output);
   CHECK(r.exit_code == 1);
-  if (cuda.built_with_cuda) {
-    CHECK_THAT(r.output, Contains("bench-h2d: no usable GPU: " + cuda.status.message()));
-  } else {
-    CHECK_THAT(r.output, Contains("built without CUDA"));
-  }
+  CHECK_THAT(r.output, Contains("bench-h2d: no usable GPU: "));
 }
 
 TEST_CASE("bench-h2d: bad arguments exit 2 naming the value", "[tool]") {
-  const zkpipe::CudaInfo cuda = zkpipe::read_cuda_info();
-  if (!cuda.built_with_cuda) return;
-  auto r = run_tool("bench-h2d --sizes 12XB");
+  auto r = zkpipe::test::run_program(ZKPIPE_TEST_BENCH_H2D, "--sizes 12XB");
   INFO(r.output);
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.output, Contains("unknown unit 'XB' in '12XB'"));
+}
+#endif
+
+TEST_CASE("zkpipe-tool links no CUDA and no compute code", "[tool]") {
+  // Compute backends are plugins: the program must run where no CUDA runtime exists.
+  auto r = zkpipe::test::run_program("ldd", ZKPIPE_TEST_TOOL);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, !Contains("libcuda"));
+  CHECK_THAT(r.output, !Contains("libcudart"));
+  auto z = zkpipe::test::run_program("ldd", ZKPIPE_TEST_ZKPIPE);
+  INFO(z.output);
+  REQUIRE(z.exit_code == 0);
+  CHECK_THAT(z.output, !Contains("libcuda"));
+  CHECK_THAT(z.output, !Contains("libcudart"));
+  auto nm = zkpipe::test::run_program("nm -C", std::string(ZKPIPE_TEST_TOOL) + " | grep -c -E 'cudaMalloc|DeviceProver' || true");
+  INFO(nm.output);
+  CHECK(nm.output.rfind("0", 0) == 0);
 }

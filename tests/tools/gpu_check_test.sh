@@ -7,7 +7,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /tmp/zkpipe_gpu_check.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 "$root/scripts/gpu-check" --no-build "$work/bundle" >"$work/bundle.log"
-for f in bin/zkpipe bin/zkpipe-tool bin/zkpipe_tests bin/zkpipe-bench-gpu plugins/pageable.so \
+for f in bin/zkpipe bin/zkpipe-tool bin/zkpipe_tests bin/zkpipe-bench-gpu bin/zkpipe-bench-h2d \
+         plugins/pageable.so plugins/cpu.so plugins/cuda.so plugins/cuda.plugin.toml \
          configs/cuda-pinned-pool.yaml lib/libyaml-cpp.so.0.7 run.sh COMMIT; do
   [ -e "$work/bundle/$f" ] || { echo "FAIL: bundle lacks $f"; exit 1; }
 done

@@ -32,7 +32,7 @@ std::vector<uint32_t> indices_of(const std::string& type, const std::string& req
   REQUIRE(p.ok());
   const zkp_proof_type* t = (*p)->table<zkp_proof_type>();
   const auto bytes = zkpipe::testing::read_bytes(request);
-  char msg[1024] = "";
+  char msg[ZKP_ERROR_CAPACITY] = "";
   zkp_job* job = nullptr;
   REQUIRE(t->parse(bytes.data(), bytes.size(), "request", &job, {msg, sizeof msg}) == ZKP_OK);
   zkp_job_info info{};

@@ -33,7 +33,7 @@ const zkp_proof_type* load(const std::string& name) {
 void exercise(const std::string& type, const std::string& request) {
   const zkp_proof_type* t = load(type);
   const auto bytes = zkpipe::testing::read_bytes(request);
-  char msg[1024] = "";
+  char msg[ZKP_ERROR_CAPACITY] = "";
   zkp_job* job = nullptr;
   REQUIRE(t->parse(bytes.data(), bytes.size(), "request", &job, {msg, sizeof msg}) == ZKP_OK);
   zkp_job_info info{};

@@ -108,16 +108,18 @@ TEST_CASE("zkpipe prove: compute.backend cuda proves on a GPU, else is refused n
                                          config, input, (dir.path / "p.bin").string()));
   INFO(r.output);
   const zkpipe::CudaInfo cuda = zkpipe::read_cuda_info();
-  if (cuda.built_with_cuda && cuda.status.ok() && !cuda.devices.empty()) {
+  const bool plugin_built =
+      std::filesystem::exists(std::string(ZKPIPE_TEST_PLUGIN_DIR) + "/cuda.so");
+  if (plugin_built && cuda.status.ok() && !cuda.devices.empty()) {
     CHECK(r.exit_code == 0);  // a GPU host: proved on cuda0 and verified
     CHECK(r.output.find("device=cuda0") != std::string::npos);
     CHECK(std::filesystem::file_size(dir.path / "p.bin") == 2 * 192);
   } else {
     CHECK(r.exit_code == 1);
     CHECK(r.output.find("gpu.yaml") != std::string::npos);
-    CHECK(r.output.find(cuda.built_with_cuda
-                            ? "compute.backend cuda: cannot list CUDA devices"
-                            : "this build has no CUDA backend") != std::string::npos);
+    CHECK(r.output.find(plugin_built ? "compute.backend cuda: the plugin cannot run here: "
+                                       : "compute.backend cuda: plugin 'cuda' not found") !=
+          std::string::npos);
     CHECK_FALSE(std::filesystem::exists(dir.path / "p.bin"));
   }
 }

@@ -123,15 +123,18 @@ Result<groth16::PendingProof> DeviceProver::run(Lane& lane, const groth16::Provi
   ZKP_CUDA_OK(cudaEventRecord(lane.ntt_end, lane.compute));
 
   // 3. Meanwhile on the host: the A and B scalars; then the scalars travel behind a/b/c.
-  const std::vector<Fr> a_scalars = groth16::density_scalars(pk.a_density, in.witness);
-  p.b_scalars = groth16::density_scalars(pk.b_density, in.witness);
+  //    (Given by the caller when it computed them: the engine, through the compute ABI.)
+  std::vector<Fr> a_own;
+  if (in.a_scalars == nullptr) a_own = groth16::density_scalars(pk.a_density, in.witness);
+  if (in.b_scalars == nullptr) p.b_scalars = groth16::density_scalars(pk.b_density, in.witness);
   const struct {
     DeviceMemory* dst;
     const Fr* host;
     size_t count;
-  } scalar_copies[3] = {{&lane.aux, in.witness.aux.data(), in.witness.aux.size()},
-                        {&lane.a_scalars, a_scalars.data(), a_scalars.size()},
-                        {&lane.b_scalars, p.b_scalars.data(), p.b_scalars.size()}};
+  } scalar_copies[3] = {
+      {&lane.aux, in.witness.aux.data(), in.witness.aux.size()},
+      {&lane.a_scalars, in.a_scalars != nullptr ? in.a_scalars : a_own.data(), a_count},
+      {&lane.b_scalars, in.b_scalars != nullptr ? in.b_scalars : p.b_scalars.data(), b_count}};
   for (unsigned v = 0; v < 3; ++v) {
     const auto& c = scalar_copies[v];
     ZKP_RETURN_IF_ERROR(

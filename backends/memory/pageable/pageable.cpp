@@ -126,4 +126,6 @@ ZKP_EXPORT_PLUGIN(zkp_memory_backend) = {
     zkpipe::memory::allocate_entry,
     zkpipe::memory::release_entry,
     zkpipe::memory::stats_entry,
+    0u,  // buffer_flags (1.2): the pool-level property
+    0u,
 };

@@ -4,9 +4,9 @@
 #include "zkpipe/groth16/prover.h"
 
 #include <algorithm>
-#include <chrono>
 #include <string>
 
+#include "zkpipe/clock.h"
 #include "zkpipe/crypto/msm.h"
 #include "zkpipe/crypto/ntt.h"
 #include "zkpipe/crypto/parallel.h"
@@ -17,12 +17,6 @@ namespace {
 using crypto::G1;
 using crypto::G2;
 using crypto::NttDirection;
-
-uint64_t now_ns() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
-}
 
 template <typename Affine>
 auto msm_or_zero(std::span<const Affine> bases, const Fr* scalars, unsigned threads) {
@@ -124,12 +118,14 @@ Result<PendingProof> prove_start(const ProvingKey& pk, const ProverInput& in,
   p.l = msm_or_zero(pk.l_query, in.witness.aux.data(), threads);
   t1 = now_ns();
   p.timings.l_msm_ns = t1 - t0;
-  const std::vector<Fr> a_scalars = density_scalars(pk.a_density, in.witness);
-  p.a = msm_or_zero(pk.a_query, a_scalars.data(), threads);
+  std::vector<Fr> a_own;
+  if (in.a_scalars == nullptr) a_own = density_scalars(pk.a_density, in.witness);
+  p.a = msm_or_zero(pk.a_query, in.a_scalars != nullptr ? in.a_scalars : a_own.data(), threads);
   t0 = now_ns();
   p.timings.a_msm_ns = t0 - t1;
-  p.b_scalars = density_scalars(pk.b_density, in.witness);
-  p.b_g1 = msm_or_zero(pk.b_g1_query, p.b_scalars.data(), threads);
+  if (in.b_scalars == nullptr) p.b_scalars = density_scalars(pk.b_density, in.witness);
+  p.b_g1 = msm_or_zero(pk.b_g1_query, in.b_scalars != nullptr ? in.b_scalars : p.b_scalars.data(),
+                       threads);
   p.timings.b_g1_msm_ns = now_ns() - t0;
   return p;
 }

@@ -47,8 +47,10 @@ struct LogConfig {
 
 // `compute:` what runs prove_start / prove_finish.
 struct ComputeConfig {
-  std::string backend = "cpu";  // cpu (the reference; one device) or cuda (builds with CUDA)
-  // cuda: the devices to use, each a CUDA index ("0") or a UUID ("GPU-8a1f..."); empty: all.
+  // The compute plugin: cpu (the reference; one device), cuda, or any plugin of kind compute.
+  std::string backend = "cpu";
+  // The devices to use, as the plugin names them (cuda: a CUDA index "0" or a UUID
+  // "GPU-8a1f..."); empty: all.
   std::vector<std::string> devices;
   uint32_t workers_per_device = 1;
   uint32_t threads = 0;  // threads per prove_start / prove_finish call; 0: all hardware threads

@@ -4,6 +4,7 @@
 // thread at a time and returns itself to the pool when destroyed.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -32,6 +33,7 @@ class Buffer {
   uint64_t bytes() const { return raw_.bytes; }
   bool pinned() const { return (raw_.flags & ZKP_BUFFER_PINNED) != 0; }
   bool device_mapped() const { return (raw_.flags & ZKP_BUFFER_DEVICE_MAPPED) != 0; }
+  uint32_t flags() const { return raw_.flags; }  // ZKP_BUFFER_*
   explicit operator bool() const { return raw_.host_ptr != nullptr; }
 
   // Returns the buffer to its pool now (a failure is logged: the caller cannot act on it).
@@ -57,9 +59,16 @@ class MemoryPool {
   Result<zkp_memory_stats> stats() const;
 
   const std::string& backend_name() const { return plugin_->manifest.name; }
-  // Page-locked host memory (the CUDA backends): what the pool holds counts against
+  // The pool-level property: the ZKP_BUFFER_* flags every buffer carries (the descriptor's
+  // buffer_flags, ABI 1.2; 0 for a 1.0/1.1 plugin, whose buffers still carry their own flags).
+  uint32_t buffer_flags() const {
+    return table()->header.struct_size > offsetof(zkp_memory_backend, buffer_flags)
+               ? table()->buffer_flags
+               : 0u;
+  }
+  // Page-locked host memory (pinned_pool, zero_copy): what the pool holds counts against
   // RLIMIT_MEMLOCK in the engine's start-up plan.
-  bool page_locked() const { return plugin_->manifest.requires_cuda; }
+  bool page_locked() const { return (buffer_flags() & ZKP_BUFFER_PINNED) != 0; }
   uint64_t cap_bytes() const { return cap_bytes_; }
 
  private:

@@ -1,9 +1,12 @@
 // zkpipe/proof_type.h: the engine's side of a proof-type plugin (abi/proof_type.h): a plugin's
-// status as a Status, and the R1CS a plugin recorded, copied out of its view and checked.
-// Thread-safety: pure functions.
+// status as a Status, the R1CS a plugin recorded, copied out of its view and checked, and
+// ProofTypePlugin, a loaded descriptor with its presets and sample requests (ABI 1.2).
+// Thread-safety: pure functions; a ProofTypePlugin is immutable and safe to share (the plugin's
+// sample_request is thread-safe by the ABI).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <set>
 #include <string>
 #include <vector>
@@ -33,13 +36,10 @@ inline Result<groth16::R1cs> r1cs_from_view(const zkp_r1cs_view& view, const std
   return r;
 }
 
-// Room for a plugin's error message.
-inline constexpr size_t kPluginMessageBytes = 4096;
-
-// A plugin call's status and message as a Status, prefixed with `what`.
+// A plugin call's status and message as a Status, prefixed with `what` (status_from_plugin:
+// a value that is no zkp_status code is INTERNAL). Message buffers: ZKP_ERROR_CAPACITY bytes.
 inline Status plugin_status(zkp_status rc, const char* message, const std::string& what) {
-  if (rc == ZKP_OK) return ok_status();
-  return Status(static_cast<Code>(rc), what + ": " + message);
+  return status_from_plugin(rc, what, message);
 }
 
 // The index in its sector of each of the `partitions` partitions of `job`, by position: through
@@ -56,7 +56,7 @@ inline Result<std::vector<uint32_t>> partition_indices(const zkp_proof_type* typ
   for (uint32_t p = 0; p < partitions; ++p) {
     out[p] = p;
     if (!has) continue;
-    char message[kPluginMessageBytes] = "";
+    char message[ZKP_ERROR_CAPACITY] = "";
     ZKP_RETURN_IF_ERROR(
         plugin_status(type->partition_index(job, p, &out[p], {message, sizeof message}), message,
                       what + ": partition_index"));
@@ -71,7 +71,7 @@ inline Result<std::vector<uint32_t>> partition_indices(const zkp_proof_type* typ
 // Records the circuit of `job` through its plugin and copies it out (record + destroy_r1cs).
 inline Result<groth16::R1cs> record_r1cs(const zkp_proof_type* type, const zkp_job* job,
                                          const std::string& what) {
-  char message[kPluginMessageBytes] = "";
+  char message[ZKP_ERROR_CAPACITY] = "";
   zkp_r1cs* handle = nullptr;
   zkp_r1cs_view view{};
   view.struct_size = sizeof view;
@@ -81,5 +81,45 @@ inline Result<groth16::R1cs> record_r1cs(const zkp_proof_type* type, const zkp_j
   type->destroy_r1cs(handle);
   return r;
 }
+
+class PluginRegistry;
+
+// A preset of a proof type (zkp_preset), copied out of the plugin's table.
+struct ProofTypePreset {
+  std::string name;
+  std::string description;
+  uint32_t partitions = 0;
+};
+
+// A loaded proof-type descriptor under its plugin's name (and library, for messages).
+class ProofTypePlugin {
+ public:
+  ProofTypePlugin(const zkp_proof_type* table, std::string name, std::string library = {})
+      : table_(table), name_(std::move(name)), library_(std::move(library)) {}
+
+  // Loads proof type `name` from `registry`; its init must have succeeded (else the init
+  // status, naming the proof type).
+  static Result<ProofTypePlugin> load(PluginRegistry& registry, const std::string& name);
+
+  const zkp_proof_type* table() const { return table_; }
+  const std::string& name() const { return name_; }
+
+  // True when the descriptor has the ABI 1.2 fields (struct_size covers sample_request).
+  bool has_preset_fields() const;
+  // Its presets, in the plugin's order; none for a 1.0/1.1 descriptor or preset_count 0.
+  std::vector<ProofTypePreset> presets() const;
+  // The complete request of `preset` made from `seed` (same preset and seed: same bytes).
+  // NOT_FOUND for an unknown preset (listing the known ones); INVALID_ARGUMENT when the proof
+  // type has no presets (saying whether its plugin predates ABI 1.2 or declares none); a plugin
+  // failure as its code with the plugin's message, naming the plugin.
+  Result<std::vector<uint8_t>> sample_request(const std::string& preset, uint64_t seed) const;
+
+ private:
+  std::string what() const;  // "proof type 'porep' (/path/porep.so)"
+
+  const zkp_proof_type* table_;
+  std::string name_;
+  std::string library_;
+};
 
 }  // namespace zkpipe

@@ -135,6 +135,34 @@ inline std::string Status::to_string() const {
   return std::string(code_name(code_)) + ": " + message_;
 }
 
+// A code as an int32 from outside the engine's own code (a plugin's zkp_status, a stored job's
+// error code): the Code, or nullopt for a value outside kOk..kAborted. Never static_cast such a
+// value to Code: an out-of-range enum would reach switches and code_name as "UNKNOWN".
+inline std::optional<Code> code_from_int(int32_t value) {
+  if (value < static_cast<int32_t>(Code::kOk) || value > static_cast<int32_t>(Code::kAborted)) {
+    return std::nullopt;
+  }
+  return static_cast<Code>(value);
+}
+
+// The Status of a plugin call that returned `rc` (a zkp_status) and wrote `message`: OK for
+// ZKP_OK, else "<what>: <message>" under the plugin's code. `what` names the plugin (and the
+// call): "memory backend 'pageable': release". A value that is no zkp_status code is the
+// plugin's bug: INTERNAL, naming the raw value.
+inline Status status_from_plugin(int32_t rc, std::string_view what, std::string_view message) {
+  const std::optional<Code> code = code_from_int(rc);
+  if (code == Code::kOk) return Status();
+  std::string text(what);
+  if (!code.has_value()) {
+    text += ": returned " + std::to_string(rc) + ", which is no zkp_status code";
+    if (!message.empty()) text += " (its message: " + std::string(message) + ")";
+    return Status(Code::kInternal, std::move(text));
+  }
+  text += ": ";
+  text += message;
+  return Status(*code, std::move(text));
+}
+
 // The most of a user's value a message quotes.
 inline constexpr size_t kEchoLimit = 100;
 

@@ -44,13 +44,14 @@ struct CudaDevice {
 };
 
 struct CudaInfo {
-  bool built_with_cuda = false;
-  Status status;           // UNAVAILABLE with the CUDA error string when no driver/device
-  int driver_version = 0;  // e.g. 13000 (0 when no driver)
-  int runtime_version = 0;
+  bool driver_found = false;  // the NVIDIA driver's libcuda.so.1 was loaded
+  Status status;              // UNAVAILABLE with the CUDA error string when no driver/device
+  int driver_version = 0;     // e.g. 13000 (0 when no driver)
   std::vector<CudaDevice> devices;
 };
 
+// Through the CUDA driver API, loaded at run time (nothing links CUDA): works in every build,
+// and says why when there is no driver or no device.
 CudaInfo read_cuda_info();
 
 }  // namespace zkpipe

@@ -261,7 +261,8 @@ void fill_stored_result(const store::JobRecord& r, v1::ProofResult* out) {
       break;
   }
   if (r.error_code != 0) {
-    const grpc::Status s = to_grpc(Status(static_cast<Code>(r.error_code), r.error));
+    const grpc::Status s =
+        to_grpc(Status(code_from_int(r.error_code).value_or(Code::kInternal), r.error));
     out->set_status_code(static_cast<int32_t>(s.error_code()));
     out->set_status_message(r.error);
   }

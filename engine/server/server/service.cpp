@@ -13,6 +13,7 @@
 #include <chrono>
 
 #include "service.h"
+#include "zkpipe/clock.h"
 
 namespace zkpipe::server {
 namespace {
@@ -295,7 +296,7 @@ grpc::Status ProvingService::PreloadParams(grpc::ServerContext* ctx, const v1::P
   const Counted done{state_, "PreloadParams"};
   if (grpc::Status a = authorize(ctx); !a.ok()) return done(a);
   if (grpc::Status s = check_circuit(req->circuit_id()); !s.ok()) return done(s);
-  const auto t0 = std::chrono::steady_clock::now();
+  const int64_t t0 = now_ns();
   pipeline::ParamsChange change;
   if (Status s = engine_.preload_params(req->circuit_id(), &change); !s.ok()) {
     return done(to_grpc(s));
@@ -303,8 +304,7 @@ grpc::Status ProvingService::PreloadParams(grpc::ServerContext* ctx, const v1::P
   out->set_circuit_id(req->circuit_id());
   out->set_bytes(change.bytes);
   out->set_was_hot(change.was_hot);
-  out->set_elapsed_ms(
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  out->set_elapsed_ms(ms_since(t0));
   return done(grpc::Status::OK);
 }
 
@@ -313,7 +313,7 @@ grpc::Status ProvingService::EvictParams(grpc::ServerContext* ctx, const v1::Par
   const Counted done{state_, "EvictParams"};
   if (grpc::Status a = authorize(ctx); !a.ok()) return done(a);
   if (grpc::Status s = check_circuit(req->circuit_id()); !s.ok()) return done(s);
-  const auto t0 = std::chrono::steady_clock::now();
+  const int64_t t0 = now_ns();
   pipeline::ParamsChange change;
   if (Status s = engine_.evict_params(req->circuit_id(), &change); !s.ok()) {
     return done(to_grpc(s));
@@ -321,8 +321,7 @@ grpc::Status ProvingService::EvictParams(grpc::ServerContext* ctx, const v1::Par
   out->set_circuit_id(req->circuit_id());
   out->set_bytes(change.bytes);
   out->set_was_hot(change.was_hot);
-  out->set_elapsed_ms(
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  out->set_elapsed_ms(ms_since(t0));
   return done(grpc::Status::OK);
 }
 

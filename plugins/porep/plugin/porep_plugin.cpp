@@ -1,5 +1,7 @@
 // The `porep` proof-type plugin: a request is a vanilla-proof file (binary, or JSON when it
 // starts with '{'); parse decodes and fully checks it; each partition in the file is one proof.
+// Presets: the sector shapes of porep::shape_presets(); a sample request seals a synthetic sector
+// from the seed and holds the vanilla proofs of every partition.
 #include "proof_type_plugin.h"
 #include "request.h"
 #include "zkpipe/porep/circuit.h"
@@ -11,6 +13,15 @@ using namespace zkpipe;
 using plugins::CircuitCounts;
 
 constexpr const char* kName = "porep";
+
+// The shapes of porep::shape_presets() (the self-test checks they agree), as a constant table.
+constexpr zkp_preset kPresets[] = {
+    {"tiny", "256 B sector (8 nodes), 2 layers, 2+2 parents, 1 challenge per partition", 2, 0},
+    {"2KiB", "2 KiB sector (64 nodes), 2 layers, 6+8 parents, 1 challenge per partition", 2, 0},
+    {"8MiB", "8 MiB sector (2^18 nodes), 2 layers, 6+8 parents, 2 challenges per partition", 2, 0},
+    {"512MiB", "512 MiB sector (2^24 nodes), 2 layers, 6+8 parents, 2 challenges per partition", 2,
+     0},
+};
 
 class PorepJob final : public plugins::ProofJob {
  public:
@@ -50,19 +61,32 @@ Result<std::unique_ptr<plugins::ProofJob>> parse(std::span<const uint8_t> bytes,
   return std::unique_ptr<plugins::ProofJob>(new PorepJob(std::move(v), counts));
 }
 
-// Seals the tiny preset, makes and checks its vanilla proofs, round-trips the binary format and
-// synthesizes partition 0 in witness mode: the whole input path in well under a second.
+// The request of a preset: a synthetic sector sealed from `seed`, the vanilla proofs of every
+// partition (challenges from `seed` too), in the binary format.
+Result<std::vector<uint8_t>> sample(const zkp_preset& preset, uint64_t seed) {
+  ZKP_ASSIGN_OR_RETURN(porep::Shape shape, porep::find_shape(preset.name));
+  const std::string s = std::to_string(seed);
+  const porep::SealedSector sector =
+      porep::seal(shape, porep::seed_from_string("porep sample " + s));
+  std::vector<uint32_t> partitions(shape.partitions);
+  for (uint32_t k = 0; k < shape.partitions; ++k) partitions[k] = k;
+  return porep::encode_vanilla(porep::make_vanilla_proofs(
+      sector, porep::seed_from_string("porep sample challenges " + s), partitions));
+}
+
+// The preset table is shape_presets(); the tiny sample request (a sealed sector, every
+// partition's vanilla proofs) parses and partition 0 synthesizes in witness mode: the whole input
+// path in well under a second.
 Status run_self_test() {
-  ZKP_ASSIGN_OR_RETURN(porep::Shape shape, porep::find_shape("tiny"));
-  auto sector = porep::seal(shape, porep::seed_from_string("porep self-test"), 1);
-  uint32_t partition = 0;
-  auto v = porep::make_vanilla_proofs(sector, porep::seed_from_string("challenges"),
-                                      std::span<const uint32_t>(&partition, 1), 1);
-  std::vector<uint8_t> bytes = porep::encode_vanilla(v);
-  ZKP_ASSIGN_OR_RETURN(auto job, parse(bytes, "self-test request"));
-  return plugins::self_test_job(*job);
+  const std::vector<porep::Shape>& shapes = porep::shape_presets();
+  bool same = std::size(kPresets) == shapes.size();
+  for (size_t i = 0; same && i < shapes.size(); ++i) {
+    same = shapes[i].name == kPresets[i].name && shapes[i].partitions == kPresets[i].partitions;
+  }
+  if (!same) return internal_error("self-test: the preset table is not porep::shape_presets()");
+  return plugins::self_test_sample<parse, sample>(kPresets, "tiny", 1);
 }
 
 }  // namespace
 
-ZKP_EXPORT_PROOF_TYPE(kName, "0.1.0", parse, run_self_test);
+ZKP_EXPORT_PROOF_TYPE_WITH_PRESETS(kName, "0.1.0", parse, run_self_test, kPresets, sample);

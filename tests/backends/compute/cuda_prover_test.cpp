@@ -18,6 +18,7 @@
 #include "zkpipe/groth16/setup.h"
 #include "zkpipe/groth16/verifier.h"
 #include "zkpipe/pipeline/compute.h"
+#include "zkpipe/plugin.h"
 #include "zkpipe/system.h"
 
 namespace zkpipe::cuda_backend {
@@ -189,12 +190,14 @@ TEST_CASE("CUDA prover: an unsatisfied witness is refused", "[cuda]") {
   CHECK(p.status().message().find("does not satisfy") != std::string::npos);
 }
 
-TEST_CASE("CUDA backend: opens by UUID, names its devices, proves through the interface",
+TEST_CASE("CUDA backend: the cuda plugin opens by UUID, names its devices, proves through the ABI",
           "[cuda]") {
   const CudaDevice dev = first_device();
+  PluginRegistry registry({ZKPIPE_TEST_PLUGIN_DIR});
   ComputeConfig config;
+  config.backend = "cuda";
   config.devices = {dev.uuid};
-  auto backend = pipeline::make_cuda_backend(config, false);
+  auto backend = pipeline::open_compute_backend(config, registry, 0);
   INFO(backend.status().to_string());
   REQUIRE(backend.ok());
   CHECK((*backend)->name() == "cuda");
@@ -208,15 +211,16 @@ TEST_CASE("CUDA backend: opens by UUID, names its devices, proves through the in
   const groth16::WitnessView w{b.inputs, b.aux};
   REQUIRE(groth16::evaluate_abc(b.r1cs, w, abc.data(), abc.data() + n, abc.data() + 2 * n, n).ok());
   pipeline::StartStats stats;
-  auto p = (*backend)->prove_start(0, b.pk, {w, abc.data(), abc.data() + n, abc.data() + 2 * n, n},
-                                   stats);
+  auto p = (*backend)->prove_start(
+      0, {b.pk, {w, abc.data(), abc.data() + n, abc.data() + 2 * n, n}}, stats);
   REQUIRE(p.ok());
   CHECK(stats.h2d_path == "pageable");
   auto proof = (*backend)->prove_finish(std::move(*p), rand);
   REQUIRE(proof.ok());
   CHECK(*proof == cpu_proof(b, rand));
   config.devices = {"GPU-00000000-0000"};
-  CHECK(pipeline::make_cuda_backend(config, false).status().code() == Code::kInvalidArgument);
+  CHECK(pipeline::open_compute_backend(config, registry, 0).status().code() ==
+        Code::kInvalidArgument);
 }
 
 // Host-side (no device needed): which CUDA errors lose the context, and what a failed device

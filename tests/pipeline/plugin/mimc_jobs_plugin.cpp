@@ -5,9 +5,12 @@
 // public x_0, k and the output; its constants are fixed (one circuit per R), x_0 and k depend on S
 // and the partition. Small circuits prove in milliseconds, so tests can run many concurrent jobs
 // (also under ThreadSanitizer). "fail_partition" makes synthesis of that partition (a position)
-// fail, as a plugin fault.
+// fail, as a plugin fault. Presets (ABI 1.2): "small" and "medium"; a sample request is the JSON
+// of the preset's rounds and partitions with the seed's low 32 bits. Built a second time with
+// ZKPIPE_MIMC_BARE as `mimc_bare`: the same proof type without presets.
 #include <optional>
 #include <stdexcept>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -19,9 +22,18 @@ namespace {
 using namespace zkpipe;
 using plugins::CircuitCounts;
 
+#if ZKPIPE_MIMC_BARE
+constexpr const char* kName = "mimc_bare";
+#else
 constexpr const char* kName = "mimc_jobs";
+#endif
 constexpr uint64_t kMaxRounds = 1u << 20;
 constexpr uint32_t kMaxPartitions = 64;
+
+constexpr zkp_preset kPresets[] = {
+    {"small", "MiMC chain of 8 rounds, 2 partitions (milliseconds)", 2, 0},
+    {"medium", "MiMC chain of 1024 rounds, 3 partitions", 3, 0},
+};
 
 // Partition `position` of a request with seed S: the circuit's constants from seed 1 (one circuit
 // per round count), x_0 and k from S * 1000 + position.
@@ -101,14 +113,22 @@ Result<std::unique_ptr<plugins::ProofJob>> parse(std::span<const uint8_t> bytes,
                                                         seed, fail, static_cast<uint32_t>(first)));
 }
 
+Result<std::vector<uint8_t>> sample(const zkp_preset& preset, uint64_t seed) {
+  const uint64_t rounds = std::string_view(preset.name) == "small" ? 8 : 1024;
+  const nlohmann::json j = {
+      {"rounds", rounds}, {"partitions", preset.partitions}, {"seed", seed & UINT32_MAX}};
+  const std::string text = j.dump();
+  return std::vector<uint8_t>(text.begin(), text.end());
+}
+
 Status run_self_test() {
-  const std::string request = R"({"rounds": 8, "partitions": 1, "seed": 1})";
-  ZKP_ASSIGN_OR_RETURN(auto job,
-                       parse({reinterpret_cast<const uint8_t*>(request.data()), request.size()},
-                             "self-test request"));
-  return plugins::self_test_job(*job);
+  return plugins::self_test_sample<parse, sample>(kPresets, "small", 7);
 }
 
 }  // namespace
 
+#if ZKPIPE_MIMC_BARE
 ZKP_EXPORT_PROOF_TYPE(kName, "0.1.0", parse, run_self_test);
+#else
+ZKP_EXPORT_PROOF_TYPE_WITH_PRESETS(kName, "0.1.0", parse, run_self_test, kPresets, sample);
+#endif

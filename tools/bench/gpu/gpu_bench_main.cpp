@@ -10,7 +10,6 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -21,10 +20,12 @@
 #include "device_select.h"
 #include "msm.h"
 #include "ntt.h"
+#include "zkpipe/clock.h"
 #include "zkpipe/crypto/fixed_base.h"
 #include "zkpipe/crypto/msm.h"
 #include "zkpipe/crypto/ntt.h"
 #include "zkpipe/cuda_check.h"
+#include "zkpipe/percentile.h"
 
 namespace zkpipe::cuda_backend {
 namespace {
@@ -49,10 +50,9 @@ std::vector<Fr> random_scalars(size_t n, uint64_t seed) {
 struct Stats {
   double median = 0, min = 0, max = 0;
 };
-Stats summarize(std::vector<double> ms) {
-  std::sort(ms.begin(), ms.end());
-  const size_t k = ms.size();
-  return {k % 2 ? ms[k / 2] : (ms[k / 2 - 1] + ms[k / 2]) / 2, ms.front(), ms.back()};
+Stats summarize(const std::vector<double>& ms) {
+  const auto [lo, hi] = std::minmax_element(ms.begin(), ms.end());
+  return {median(ms), *lo, *hi};
 }
 
 // Times `fn` (stream-ordered work) with events: one warm-up, then `repeat` runs.
@@ -131,9 +131,9 @@ Status bench_msm(const std::vector<unsigned>& logs, unsigned repeat, cudaStream_
   // Bases k_i G for random k_i (one fixed-base run on every CPU thread), scalars random.
   const std::vector<Fr> keys = random_scalars(max_n, 7);
   std::vector<G1Affine> bases(max_n);
-  const auto t0 = std::chrono::steady_clock::now();
+  const int64_t t0 = now_ns();
   crypto::fixed_base_mul(crypto::g1_generator(), keys.data(), max_n, bases.data(), 0);
-  const double gen_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double gen_s = seconds_since(t0);
   std::printf("  (made 2^%u bases on the CPU in %.1f s)\n", max_log, gen_s);
   const std::vector<Fr> scalars = random_scalars(max_n, 8);
   DeviceMemory d_bases, d_scalars;
@@ -154,12 +154,11 @@ Status bench_msm(const std::vector<unsigned>& logs, unsigned repeat, cudaStream_
     const size_t n = size_t{1} << k;
     std::vector<double> ms;
     for (unsigned i = 0; i <= repeat; ++i) {
-      const auto a = std::chrono::steady_clock::now();
+      const int64_t a = now_ns();
       ZKP_ASSIGN_OR_RETURN(const G1 r,
                            msm_g1(d_bases.as<G1Affine>(), d_scalars.as<Fr>(), n, scratch, s));
       (void)r;
-      const double t =
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count();
+      const double t = ms_since(a);
       if (i > 0) ms.push_back(t);
     }
     const Stats st = summarize(ms);

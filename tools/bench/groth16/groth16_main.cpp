@@ -5,8 +5,6 @@
 // One `key=value` line per size; medians of --runs. --export=DIR writes DIR/k<k>.r1cs and .wtns
 // so snarkjs can prove the same circuit (tools/bench/groth16/vs_snarkjs.sh).
 //   zkpipe-bench-groth16 [--logn=12,14,16] [--threads=2] [--runs=3] [--export=DIR]
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -14,6 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "zkpipe/clock.h"
 #include "zkpipe/crypto/msm.h"
 #include "zkpipe/crypto/ntt.h"
 #include "zkpipe/groth16/example_circuits.h"
@@ -21,18 +20,10 @@
 #include "zkpipe/groth16/setup.h"
 #include "zkpipe/groth16/snarkjs.h"
 #include "zkpipe/groth16/verifier.h"
+#include "zkpipe/percentile.h"
 
 namespace zkpipe::groth16 {
 namespace {
-
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 void die(const Status& s) {
   std::fprintf(stderr, "zkpipe-bench-groth16: %s\n", s.to_string().c_str());
@@ -50,7 +41,7 @@ double standalone(const ProvingKey& pk, const WitnessView& w, const std::vector<
   std::vector<Fr> v(abc_src);
   std::vector<Fr> all(w.inputs.begin(), w.inputs.end());
   all.insert(all.end(), w.aux.begin(), w.aux.end());
-  const double t0 = now_s();
+  const int64_t t0 = now_ns();
   for (int k = 0; k < 3; ++k) {
     Fr* p = v.data() + k * n;
     (void)crypto::ntt_inverse(p, n, threads);
@@ -65,7 +56,7 @@ double standalone(const ProvingKey& pk, const WitnessView& w, const std::vector<
   msm(pk.a_query, all.data());
   msm(pk.b_g1_query, all.data() + pk.num_inputs);
   msm(pk.b_g2_query, all.data() + pk.num_inputs);
-  return now_s() - t0;
+  return seconds_since(t0);
 }
 
 void run_size(unsigned logn, unsigned threads, int runs, const std::string& export_dir) {
@@ -73,13 +64,13 @@ void run_size(unsigned logn, unsigned threads, int runs, const std::string& expo
   auto rec = ConstraintSystem::recorder();
   if (auto s = synthesize_example(circuit, rec); !s.ok()) die(s);
   const R1cs r1cs = rec.take_r1cs();
-  double t = now_s();
+  int64_t t = now_ns();
   SetupOptions so;
   so.threads = threads;
   auto pk_or = setup(r1cs, ToxicWaste::from_seed(1), so);
   if (!pk_or.ok()) die(pk_or.status());
   const ProvingKey pk = std::move(pk_or).value();
-  const double setup_s = now_s() - t;
+  const double setup_s = seconds_since(t);
   const size_t n = pk.domain_size;
   std::vector<Fr> inputs(r1cs.num_inputs), aux(r1cs.num_aux), abc(3 * n);
   const WitnessView w{inputs, aux};
@@ -89,22 +80,22 @@ void run_size(unsigned logn, unsigned threads, int runs, const std::string& expo
   Proof proof;
   for (int r = 0; r < runs + 1; ++r) {  // the first run warms caches and twiddles
     Sample s;
-    t = now_s();
+    t = now_ns();
     auto cs = ConstraintSystem::witness({inputs, aux});
     if (auto st = synthesize_example(circuit, cs); !st.ok()) die(st);
     if (auto st = evaluate_abc(r1cs, w, abc.data(), abc.data() + n, abc.data() + 2 * n, n, threads);
         !st.ok()) {
       die(st);
     }
-    s.synth = now_s() - t;
+    s.synth = seconds_since(t);
     const std::vector<Fr> abc_copy = abc;
-    t = now_s();
+    t = now_ns();
     auto pending = prove_start(pk, {w, abc.data(), abc.data() + n, abc.data() + 2 * n, n}, po);
     if (!pending.ok()) die(pending.status());
     const ProverTimings tm = pending->timings;
     auto finished = prove_finish(std::move(pending).value(), ProverRandomness::secure(), po);
     if (!finished.ok()) die(finished.status());
-    s.prove = now_s() - t;
+    s.prove = seconds_since(t);
     proof = *finished;
     s.ntt = tm.ntt_ns * 1e-9;
     s.msm_g1 = (tm.h_msm_ns + tm.l_msm_ns + tm.a_msm_ns + tm.b_g1_msm_ns) * 1e-9;
@@ -123,13 +114,13 @@ void run_size(unsigned logn, unsigned threads, int runs, const std::string& expo
   std::vector<Proof> proofs(16, proof);
   std::vector<std::vector<Fr>> xs(16, x);
   for (int r = 0; r < 9; ++r) {
-    t = now_s();
+    t = now_ns();
     auto ok = verify(pvk, proof, x);
-    v1.push_back(now_s() - t);
+    v1.push_back(seconds_since(t));
     if (!ok.ok() || !*ok) die(internal_error("proof does not verify"));
-    t = now_s();
+    t = now_ns();
     auto ok16 = verify_batch(pvk, proofs, xs);
-    v16.push_back(now_s() - t);
+    v16.push_back(seconds_since(t));
     if (!ok16.ok() || !*ok16) die(internal_error("batch does not verify"));
   }
   const double prove_s = med(&Sample::prove), stand = med(&Sample::standalone);

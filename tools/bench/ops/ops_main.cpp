@@ -8,7 +8,6 @@
 // products of 4 pairings; g1_msm/g2_msm one MSM of n points; ntt one forward NTT of n elements
 // (input re-copied before each run, untimed). Medians of --runs timed runs after --warmup.
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -16,10 +15,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include "zkpipe/clock.h"
 #include "zkpipe/crypto/curves.h"
 #include "zkpipe/crypto/msm.h"
 #include "zkpipe/crypto/ntt.h"
 #include "zkpipe/crypto/pairing.h"
+#include "zkpipe/percentile.h"
 
 namespace zkpipe::crypto {
 namespace {
@@ -67,10 +68,6 @@ std::string hex_tail(const F& x) {
   return buf;
 }
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 template <typename Run, typename Setup>
 std::vector<double> time_runs(const Args& a, Run&& run, Setup&& setup) {
   for (int i = 0; i < a.warmup; ++i) {
@@ -80,9 +77,9 @@ std::vector<double> time_runs(const Args& a, Run&& run, Setup&& setup) {
   std::vector<double> t;
   for (int i = 0; i < a.runs; ++i) {
     setup();
-    const double t0 = now_s();
+    const int64_t t0 = now_ns();
     run();
-    t.push_back(now_s() - t0);
+    t.push_back(seconds_since(t0));
   }
   return t;
 }
@@ -94,16 +91,9 @@ std::vector<double> time_runs(const Args& a, Run&& run) {
 void print_line(const char* op, size_t n, int threads, const Args& a, std::vector<double> t,
                 const std::string& extra) {
   std::sort(t.begin(), t.end());
-  const size_t m = t.size();
-  const double median = m % 2 ? t[m / 2] : 0.5 * (t[m / 2 - 1] + t[m / 2]);
   std::printf("peer=zkpipe op=%s n=%zu threads=%d median_s=%.6g min_s=%.6g max_s=%.6g runs=%d%s\n",
-              op, n, threads, median, t.front(), t.back(), a.runs, extra.c_str());
+              op, n, threads, median(t), t.front(), t.back(), a.runs, extra.c_str());
   std::fflush(stdout);
-}
-double median_of(std::vector<double> t) {
-  std::sort(t.begin(), t.end());
-  const size_t m = t.size();
-  return m % 2 ? t[m / 2] : 0.5 * (t[m / 2 - 1] + t[m / 2]);
 }
 
 template <typename F>
@@ -126,7 +116,7 @@ void bench_mul(const Args& a, const char* name, uint64_t seed_xor) {
     for (long i = 0; i < iters; ++i) x *= y;  // in place, as the peers call theirs
   });
   char extra[96];
-  std::snprintf(extra, sizeof extra, " ns_per_op=%.3f check=%s", median_of(t) / iters * 1e9,
+  std::snprintf(extra, sizeof extra, " ns_per_op=%.3f check=%s", median(t) / iters * 1e9,
                 hex_tail(x).c_str());
   print_line(name, iters, 1, a, t, extra);
 }
@@ -146,7 +136,7 @@ void bench_pairing(const Args& a, bool multi) {
       e = multi ? multi_pairing(pairs) : pairing(pairs[0].first, pairs[0].second);
   });
   char extra[96];
-  std::snprintf(extra, sizeof extra, " us_per_op=%.3f check=%s", median_of(t) / m * 1e6,
+  std::snprintf(extra, sizeof extra, " us_per_op=%.3f check=%s", median(t) / m * 1e6,
                 hex_tail(e.c0.c0.c0).c_str());
   print_line(multi ? "multi_pairing4" : "pairing", m, 1, a, t, extra);
 }
@@ -169,7 +159,7 @@ void bench_msm(const Args& a) {
   for (int lg : logn) {
     const size_t n = size_t{1} << lg;
     // Inputs (untimed): P_0 = k G, P_i = P_{i-1} + G; scalars uniform below r.
-    const double t0 = now_s();
+    const int64_t t0 = now_ns();
     std::vector<G> jac(n);
     jac[0] = gen * random_scalars(a.seed ^ (0x100 + kGroup), 1)[0];
     for (size_t i = 1; i < n; ++i) jac[i] = jac[i - 1] + gen;
@@ -177,7 +167,8 @@ void bench_msm(const Args& a) {
     G::batch_to_affine(jac.data(), points.data(), n);
     std::vector<G>().swap(jac);
     const auto scalars = random_scalars(a.seed ^ (0x200 + kGroup) ^ (uint64_t(lg) << 16), n);
-    std::fprintf(stderr, "# zkpipe %s n=2^%d input generation %.2fs\n", name, lg, now_s() - t0);
+    std::fprintf(stderr, "# zkpipe %s n=2^%d input generation %.2fs\n", name, lg,
+                 seconds_since(t0));
     for (int th : threads) {
       std::vector<G> results;
       auto t = time_runs(a, [&] {

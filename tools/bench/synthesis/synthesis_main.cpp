@@ -7,7 +7,6 @@
 // Thread-safety: main thread only.
 #include <algorithm>
 #include <bit>
-#include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
@@ -16,8 +15,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include "zkpipe/clock.h"
 #include "zkpipe/groth16/prover.h"
 #include "zkpipe/groth16/setup.h"
+#include "zkpipe/percentile.h"
 #include "zkpipe/porep/circuit.h"
 #include "zkpipe/snapdeals/circuit.h"
 
@@ -25,16 +26,6 @@ namespace {
 
 using namespace zkpipe;
 using namespace zkpipe::groth16;
-using Clock = std::chrono::steady_clock;
-
-double seconds(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 struct Case {
   std::string type, shape;
@@ -43,23 +34,23 @@ struct Case {
 
 int run_case(const Case& c, int runs, bool prove, unsigned threads) {
   auto rec = ConstraintSystem::recorder();
-  auto t = Clock::now();
+  int64_t t = now_ns();
   c.synthesize(rec);
-  const double record_s = seconds(t);
+  const double record_s = seconds_since(t);
   R1cs r1cs = rec.take_r1cs();
   const uint64_t m = r1cs.num_constraints();
   const uint64_t n = r1cs.domain_size();
   std::vector<Fr> inputs(r1cs.num_inputs), aux(r1cs.num_aux), a(n), b(n), cc(n);
   std::vector<double> witness_s, abc_s;
   for (int r = 0; r < runs; ++r) {
-    t = Clock::now();
+    t = now_ns();
     auto cs = ConstraintSystem::witness({inputs, aux});
     c.synthesize(cs);
     if (auto st = cs.finish(); !st.ok()) return fmt::print(stderr, "{}\n", st.message()), 1;
-    witness_s.push_back(seconds(t));
-    t = Clock::now();
+    witness_s.push_back(seconds_since(t));
+    t = now_ns();
     if (!evaluate_abc(r1cs, {inputs, aux}, a.data(), b.data(), cc.data(), n, 1).ok()) return 1;
-    abc_s.push_back(seconds(t));
+    abc_s.push_back(seconds_since(t));
   }
   const double w = median(witness_s), s = median(abc_s);
   uint64_t terms = r1cs.a.terms() + r1cs.b.terms() + r1cs.c.terms();
@@ -71,13 +62,13 @@ int run_case(const Case& c, int runs, bool prove, unsigned threads) {
     if (!pk.ok()) return fmt::print(stderr, "setup: {}\n", pk.status().message()), 1;
     std::vector<double> prove_s;
     for (int r = 0; r < std::max(1, runs / 2); ++r) {
-      t = Clock::now();
+      t = now_ns();
       ProverOptions po;
       po.threads = threads;
       auto proof = groth16::prove(*pk, {{inputs, aux}, a.data(), b.data(), cc.data(), n},
                                   ProverRandomness::secure(), po);
       if (!proof.ok()) return fmt::print(stderr, "prove: {}\n", proof.status().message()), 1;
-      prove_s.push_back(seconds(t));
+      prove_s.push_back(seconds_since(t));
     }
     const double p = median(prove_s);
     prove_text = fmt::format("{:.2f} s ({} thr), synthesis {:.1f}%", p, threads, 100 * (w + s) / p);

@@ -33,6 +33,11 @@ struct ProverInput {
   Fr* b = nullptr;
   Fr* c = nullptr;
   size_t n = 0;
+  // Optional: the A and B density scalars (density_scalars of the key's densities), computed by
+  // the caller (a compute plugin gets them from the engine). When b_scalars is set, prove_start
+  // uses these and leaves PendingProof::b_scalars empty: the caller keeps them for prove_finish.
+  const Fr* a_scalars = nullptr;
+  const Fr* b_scalars = nullptr;
 };
 
 // Where time went, in nanoseconds.

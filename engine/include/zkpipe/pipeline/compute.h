@@ -1,7 +1,9 @@
 // zkpipe/pipeline/compute.h: what computes the two halves of a Groth16 proof for the pipeline. A
 // backend has devices; each compute worker is bound to one device and calls prove_start there,
-// a finalizer calls prove_finish. `cpu` (the reference, one device) is built in; the CUDA backend
-// implements the same interface. Tests wrap a backend to inject faults (tests/pipeline).
+// a finalizer calls prove_finish. Every backend is a compute plugin (zkpipe/abi/compute.h:
+// `cpu`, `cuda`, or one built out of tree) behind PluginCompute; prove_finish (the G2 MSM and
+// the assembly) runs in the engine on the CPU. Tests wrap a backend to inject faults
+// (tests/pipeline).
 // Thread-safety: prove_start and prove_finish may run concurrently, on any devices.
 #pragma once
 
@@ -11,6 +13,7 @@
 
 #include "zkpipe/config.h"
 #include "zkpipe/groth16/prover.h"
+#include "zkpipe/plugin.h"
 #include "zkpipe/status.h"
 
 namespace zkpipe::pipeline {
@@ -21,6 +24,15 @@ struct StartStats {
   uint64_t h2d_ns = 0;
   std::string h2d_path;      // "pageable", "pinned" or "mapped" (empty on the CPU)
   uint64_t bases_bytes = 0;  // params bases uploaded by this call (first use, or streamed)
+};
+
+// One partition for prove_start: a, b, c back to back in one buffer of the memory backend
+// (prover.b == prover.a + n, prover.c == prover.b + n), with that buffer's properties.
+struct StartInput {
+  const groth16::ProvingKey& pk;
+  groth16::ProverInput prover;
+  uint32_t abc_flags = 0;        // ZKP_BUFFER_* of the a/b/c buffer
+  void* abc_device = nullptr;    // its device pointer when DEVICE_MAPPED
 };
 
 class ComputeBackend {
@@ -34,24 +46,18 @@ class ComputeBackend {
   virtual Status device_status(size_t) const { return ok_status(); }
 
   // a/b/c are not read after this returns; the pending proof needs the key alive.
-  virtual Result<groth16::PendingProof> prove_start(size_t device, const groth16::ProvingKey& pk,
-                                                    const groth16::ProverInput& input,
+  virtual Result<groth16::PendingProof> prove_start(size_t device, const StartInput& input,
                                                     StartStats& stats) = 0;
   virtual Result<groth16::Proof> prove_finish(groth16::PendingProof&& pending,
                                               const groth16::ProverRandomness& randomness) = 0;
 };
 
-// The CPU reference: one device "cpu0"; `threads` per call (0: all hardware threads).
-std::unique_ptr<ComputeBackend> make_cpu_backend(unsigned threads);
-
-// The CUDA backend (builds with CUDA only): the devices of config.devices (all when empty), each
-// with workers_per_device lanes. `mapped_memory`: the memory backend's buffers are mapped
-// zero-copy memory (zero_copy), read in place by the first NTT pass.
-Result<std::unique_ptr<ComputeBackend>> make_cuda_backend(const ComputeConfig& config,
-                                                          bool mapped_memory);
-
-// The backend a config names (compute.backend); `memory_backend` is the memory backend in use.
+// The compute plugin config.backend names (loaded through `registry`, kind compute), created
+// with the config's devices, workers_per_device and threads. `memory_flags`: the ZKP_BUFFER_*
+// flags of the memory backend's pool (its buffer_flags). A plugin that is unavailable here is
+// UNAVAILABLE naming compute.backend and the plugin's reason; there is no fallback.
 Result<std::unique_ptr<ComputeBackend>> open_compute_backend(const ComputeConfig& config,
-                                                             const std::string& memory_backend);
+                                                             PluginRegistry& registry,
+                                                             uint32_t memory_flags);
 
 }  // namespace zkpipe::pipeline

@@ -11,11 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "commands.h"
+#include "tools/commands.h"
 #include "zkpipe/status.h"
 #include "zkpipe/units.h"
 
-#if ZKPIPE_HAVE_CUDA
 #include <bit>
 
 #include "bench_h2d_kernels.h"
@@ -23,7 +22,6 @@
 #include "zkpipe/memory.h"
 #include "zkpipe/plugin.h"
 #include "zkpipe/system.h"
-#endif
 
 namespace zkpipe::tool {
 namespace {
@@ -75,7 +73,6 @@ bool options_valid(const BenchOptions& opts) {
   return true;
 }
 
-#if ZKPIPE_HAVE_CUDA
 
 struct Row {
   std::string backend, method;
@@ -357,24 +354,12 @@ int run_bench(const BenchOptions& opts) {
   return exit_code_of(report);
 }
 
-#else  // !ZKPIPE_HAVE_CUDA
-
-int run_bench(const BenchOptions& opts) {
-  if (!options_valid(opts)) return 2;
-  fmt::print(stderr, "bench-h2d: zkpipe-tool was built without CUDA (ZKPIPE_CUDA=OFF)\n");
-  return 1;
-}
-
-#endif
 
 }  // namespace
 
 void add_bench_h2d(CLI::App& app, int* exit_code) {
   auto opts = std::make_shared<BenchOptions>();
-  CLI::App* sub = app.add_subcommand(
-      "bench-h2d",
-      "Measure host-to-device bandwidth of each memory backend; exit 0 all measured, 1 any "
-      "row skipped or failed, 2 bad input");
+  CLI::App* sub = &app;
   sub->add_option("--sizes", opts->sizes, "Buffer sizes, comma-separated")
       ->delimiter(',')
       ->capture_default_str();

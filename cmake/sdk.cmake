@@ -1,0 +1,60 @@
+# The SDK a plugin author builds against, out of this tree (`cmake --install build --component sdk
+# --prefix P`, also in the Debian package):
+#   P/include/zkpipe/        the C ABI (abi/), sdk.h, status.h, output_file.h, file_io.h,
+#                            crypto/ (fields, curves), groth16/ (constraint system, R1CS), gadgets/ (Boolean,
+#                            UInt32, bits, SHA-256, Poseidon, Merkle) and sdk/proof_type_plugin.h
+#                            (the proof-type glue); nothing else of the engine
+#   P/lib/zkpipe/sdk/        the static, position-independent libraries behind those headers
+#   P/lib/zkpipe/cmake/      the package: find_package(zkpipe CONFIG) gives zkpipe::sdk (headers:
+#                            enough for a memory or compute plugin), zkpipe::proof_sdk (a proof
+#                            type: the glue, gadgets, groth16, crypto), and zkpipe_add_plugin()
+#                            (plugins.cmake, with its linker version script plugin.map)
+# tests/sdk_plugin builds a memory plugin and a proof type against such a prefix.
+
+# A proof type's SDK: the glue header (zkpipe/sdk/proof_type_plugin.h once installed) and the
+# libraries it needs.
+add_library(zkpipe_proof_sdk INTERFACE)
+add_library(zkpipe::proof_sdk ALIAS zkpipe_proof_sdk)
+target_link_libraries(zkpipe_proof_sdk INTERFACE zkpipe::sdk zkpipe::gadgets)
+target_include_directories(zkpipe_proof_sdk INTERFACE
+  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/plugins/common>)
+
+foreach(t sdk proof_sdk files crypto groth16 gadgets)
+  set_target_properties(zkpipe_${t} PROPERTIES EXPORT_NAME ${t})
+endforeach()
+install(TARGETS zkpipe_sdk zkpipe_proof_sdk zkpipe_files zkpipe_crypto zkpipe_groth16
+                zkpipe_gadgets
+        EXPORT zkpipeTargets
+        ARCHIVE DESTINATION lib/zkpipe/sdk COMPONENT sdk)
+install(EXPORT zkpipeTargets NAMESPACE zkpipe:: DESTINATION lib/zkpipe/cmake COMPONENT sdk)
+
+# Headers beyond those engine/CMakeLists.txt installs (sdk.h, status.h, cuda_check.h, abi/).
+install(FILES ${PROJECT_SOURCE_DIR}/engine/include/zkpipe/output_file.h
+              ${PROJECT_SOURCE_DIR}/engine/include/zkpipe/file_io.h
+        DESTINATION include/zkpipe COMPONENT sdk)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/include/zkpipe/crypto
+                  ${PROJECT_SOURCE_DIR}/engine/include/zkpipe/groth16
+                  ${PROJECT_SOURCE_DIR}/plugins/gadgets/include/zkpipe/gadgets
+        DESTINATION include/zkpipe COMPONENT sdk FILES_MATCHING PATTERN "*.h")
+install(FILES ${PROJECT_SOURCE_DIR}/plugins/common/proof_type_plugin.h
+        DESTINATION include/zkpipe/sdk COMPONENT sdk)
+
+include(CMakePackageConfigHelpers)
+file(STRINGS ${PROJECT_SOURCE_DIR}/engine/include/zkpipe/abi/common.h abi_lines
+     REGEX "^#define ZKP_ABI_M(AJOR|INOR) [0-9]+")
+string(REGEX REPLACE ".*ZKP_ABI_MAJOR ([0-9]+).*" "\\1" abi_major "${abi_lines}")
+string(REGEX REPLACE ".*ZKP_ABI_MINOR ([0-9]+).*" "\\1" abi_minor "${abi_lines}")
+set(ZKPIPE_ABI_VERSION ${abi_major}.${abi_minor})
+if(ZKPIPE_SANITIZE OR ZKPIPE_SANITIZE_THREAD)
+  set(ZKPIPE_SDK_SANITIZED ON)
+else()
+  set(ZKPIPE_SDK_SANITIZED OFF)
+endif()
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/zkpipeConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/sdk/zkpipeConfig.cmake INSTALL_DESTINATION lib/zkpipe/cmake)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/sdk/zkpipeConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/sdk/zkpipeConfig.cmake
+              ${PROJECT_BINARY_DIR}/sdk/zkpipeConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/plugins.cmake ${PROJECT_SOURCE_DIR}/cmake/plugin.map
+        DESTINATION lib/zkpipe/cmake COMPONENT sdk)

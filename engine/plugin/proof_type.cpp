@@ -1,0 +1,107 @@
+// ProofTypePlugin (zkpipe/proof_type.h): a proof-type descriptor's presets and sample requests,
+// read only where the descriptor's struct_size covers the ABI 1.2 fields.
+#include "zkpipe/proof_type.h"
+
+#include <exception>
+
+#include "zkpipe/plugin.h"
+
+namespace zkpipe {
+namespace {
+
+// A sample request larger than this is refused (the writer stops the plugin): no preset needs
+// it, and a runaway plugin must not take the host's memory.
+constexpr uint64_t kMaxSampleRequestBytes = uint64_t{1} << 32;
+
+struct Sink {
+  std::vector<uint8_t> bytes;
+  Status status;  // why the writer stopped the plugin
+};
+
+int32_t append(void* ctx, const uint8_t* data, uint64_t n) {
+  auto* sink = static_cast<Sink*>(ctx);
+  if ((data == nullptr && n != 0) || n > kMaxSampleRequestBytes - sink->bytes.size()) {
+    sink->status = data == nullptr
+                       ? internal_error("the plugin wrote from a null pointer")
+                       : resource_exhausted("the sample request exceeds " +
+                                            std::to_string(kMaxSampleRequestBytes) + " bytes");
+    return 1;
+  }
+  try {
+    sink->bytes.insert(sink->bytes.end(), data, data + n);
+  } catch (const std::exception& e) {  // bad_alloc, length_error: never across the C ABI
+    sink->status = resource_exhausted(std::string("keeping the sample request: ") + e.what());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Result<ProofTypePlugin> ProofTypePlugin::load(PluginRegistry& registry, const std::string& name) {
+  ZKP_ASSIGN_OR_RETURN(const LoadedPlugin* loaded, registry.load(name, ZKP_KIND_PROOF_TYPE));
+  if (!loaded->available()) return loaded->init_status.with_context("proof type '" + name + "'");
+  return ProofTypePlugin(loaded->table<zkp_proof_type>(), name, loaded->library_path);
+}
+
+bool ProofTypePlugin::has_preset_fields() const {
+  return table_->header.struct_size >=
+         offsetof(zkp_proof_type, sample_request) + sizeof table_->sample_request;
+}
+
+std::vector<ProofTypePreset> ProofTypePlugin::presets() const {
+  std::vector<ProofTypePreset> out;
+  if (!has_preset_fields() || table_->presets == nullptr) return out;
+  for (uint32_t i = 0; i < table_->preset_count; ++i) {
+    const zkp_preset& p = table_->presets[i];
+    out.push_back({p.name ? p.name : "", p.description ? p.description : "", p.partitions});
+  }
+  return out;
+}
+
+std::string ProofTypePlugin::what() const {
+  return "proof type '" + name_ + "'" + (library_.empty() ? "" : " (" + library_ + ")");
+}
+
+Result<std::vector<uint8_t>> ProofTypePlugin::sample_request(const std::string& preset,
+                                                             uint64_t seed) const {
+  const std::vector<ProofTypePreset> known = presets();
+  if (known.empty()) {
+    const std::string why = has_preset_fields()
+                                ? "its plugin declares none"
+                                : "its plugin is built against ABI " +
+                                      std::to_string(table_->header.abi_major) + "." +
+                                      std::to_string(table_->header.abi_minor) +
+                                      ", before presets (ABI 1.2): give the request itself";
+    return invalid_argument(what() + " has no presets (" + why + "); cannot make preset '" +
+                            preset + "'");
+  }
+  std::string names;
+  bool found = false;
+  for (const ProofTypePreset& p : known) {
+    found = found || p.name == preset;
+    names += (names.empty() ? "" : ", ") + p.name;
+  }
+  if (!found) {
+    return not_found(what() + ": unknown preset '" + preset + "' (presets: " + names + ")");
+  }
+  if (table_->sample_request == nullptr) {
+    return internal_error(what() + ": the descriptor has presets but no sample_request");
+  }
+  Sink sink;
+  char message[ZKP_ERROR_CAPACITY] = "";
+  const zkp_status rc =
+      table_->sample_request(preset.c_str(), seed, append, &sink, {message, sizeof message});
+  if (!sink.status.ok()) {
+    return sink.status.with_context(what() + ": sample_request of preset '" + preset + "'");
+  }
+  ZKP_RETURN_IF_ERROR(
+      plugin_status(rc, message, what() + ": sample_request of preset '" + preset + "'"));
+  if (sink.bytes.empty()) {
+    return internal_error(what() + ": sample_request of preset '" + preset +
+                          "' returned OK with an empty request");
+  }
+  return std::move(sink.bytes);
+}
+
+}  // namespace zkpipe

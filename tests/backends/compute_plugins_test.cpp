@@ -1,0 +1,197 @@
+// tests/backends/compute_plugins_test.cpp: the compute plugins through the C ABI
+// (zkpipe/abi/compute.h) as the engine opens them: the `cpu` plugin's proofs equal the reference
+// prover's bit for bit for the same randomness (pinned), keys are registered once and again after
+// the engine's key is gone, and every way of naming a backend that cannot run fails with its
+// reason. The `cuda` plugin on this machine: UNAVAILABLE with the CUDA error, never a crash.
+// Thread-safety: single-threaded Catch2 tests, except the concurrent-calls case.
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "zkpipe/abi/compute.h"
+#include "zkpipe/groth16/example_circuits.h"
+#include "zkpipe/groth16/prover.h"
+#include "zkpipe/groth16/setup.h"
+#include "zkpipe/groth16/verifier.h"
+#include "zkpipe/pipeline/compute.h"
+#include "zkpipe/plugin.h"
+#include "zkpipe/system.h"
+
+using Catch::Matchers::Contains;
+using namespace zkpipe;
+using groth16::Fr;
+
+namespace {
+
+struct Circuit {
+  groth16::R1cs r1cs;
+  std::vector<Fr> inputs, aux;
+  std::unique_ptr<groth16::ProvingKey> pk;
+};
+
+Circuit make_circuit(uint64_t rounds, uint64_t seed) {
+  Circuit c;
+  auto cs = groth16::ConstraintSystem::recorder();
+  REQUIRE(groth16::synthesize_example({"mimc", rounds, seed}, cs).ok());
+  c.r1cs = cs.take_r1cs();
+  std::tie(c.inputs, c.aux) = cs.take_witness();
+  auto pk = groth16::setup(c.r1cs, groth16::ToxicWaste::from_seed(seed + 100));
+  REQUIRE(pk.ok());
+  c.pk = std::make_unique<groth16::ProvingKey>(std::move(pk).value());
+  return c;
+}
+
+std::vector<Fr> abc_of(const Circuit& c) {
+  const size_t n = c.pk->domain_size;
+  std::vector<Fr> abc(3 * n);
+  REQUIRE(groth16::evaluate_abc(c.r1cs, {c.inputs, c.aux}, abc.data(), abc.data() + n,
+                                abc.data() + 2 * n, n, 1)
+              .ok());
+  return abc;
+}
+
+Result<groth16::Proof> prove_with(pipeline::ComputeBackend& backend, const Circuit& c,
+                                  const groth16::ProverRandomness& rand) {
+  std::vector<Fr> abc = abc_of(c);
+  const size_t n = c.pk->domain_size;
+  pipeline::StartStats stats;
+  ZKP_ASSIGN_OR_RETURN(
+      groth16::PendingProof p,
+      backend.prove_start(
+          0, {*c.pk, {{c.inputs, c.aux}, abc.data(), abc.data() + n, abc.data() + 2 * n, n}},
+          stats));
+  return backend.prove_finish(std::move(p), rand);
+}
+
+Result<std::unique_ptr<pipeline::ComputeBackend>> open(const std::string& name,
+                                                       std::vector<std::string> devices = {}) {
+  PluginRegistry registry({ZKPIPE_TEST_PLUGIN_DIR});
+  ComputeConfig config;
+  config.backend = name;
+  config.devices = std::move(devices);
+  config.threads = 2;
+  return pipeline::open_compute_backend(config, registry, 0);
+}
+
+}  // namespace
+
+TEST_CASE("compute plugins: cpu loads as a compute plugin and passes its self-test", "[compute]") {
+  PluginRegistry registry({ZKPIPE_TEST_PLUGIN_DIR});
+  auto p = registry.load("cpu", ZKP_KIND_COMPUTE);
+  INFO(p.status().to_string());
+  REQUIRE(p.ok());
+  CHECK((*p)->available());
+  CHECK((*p)->manifest.kind == "compute");
+  CHECK((*p)->header->abi_minor == 2);
+  std::vector<char> msg(ZKP_ERROR_CAPACITY, '\0');
+  CHECK((*p)->header->self_test(zkp_error{msg.data(), msg.size()}) == ZKP_OK);
+  INFO(msg.data());
+}
+
+TEST_CASE("compute plugins: cpu proofs equal the reference prover's bit for bit", "[compute]") {
+  auto backend = open("cpu");
+  INFO(backend.status().to_string());
+  REQUIRE(backend.ok());
+  CHECK((*backend)->name() == "cpu");
+  REQUIRE((*backend)->device_count() == 1);
+  CHECK((*backend)->device_name(0) == "cpu0");
+  CHECK((*backend)->device_status(0).ok());
+
+  const Circuit c = make_circuit(300, 21);
+  const groth16::ProverRandomness rand{Fr::from_u64(1234567), Fr::from_u64(7654321)};
+  std::vector<Fr> abc = abc_of(c);
+  const size_t n = c.pk->domain_size;
+  auto reference = groth16::prove(
+      *c.pk, {{c.inputs, c.aux}, abc.data(), abc.data() + n, abc.data() + 2 * n, n}, rand);
+  REQUIRE(reference.ok());
+  auto proof = prove_with(**backend, c, rand);
+  INFO(proof.status().to_string());
+  REQUIRE(proof.ok());
+  uint8_t a[groth16::kProofBytes], b[groth16::kProofBytes];
+  groth16::encode_proof(*reference, a);
+  groth16::encode_proof(*proof, b);
+  CHECK(std::equal(a, a + sizeof a, b));
+  const groth16::PreparedVerifyingKey pvk(c.pk->vk);
+  const std::vector<Fr> x(c.inputs.begin() + 1, c.inputs.end());
+  CHECK(*groth16::verify(pvk, *proof, x));
+}
+
+TEST_CASE("compute plugins: a key is registered again once the engine's key is gone",
+          "[compute]") {
+  auto backend = open("cpu");
+  REQUIRE(backend.ok());
+  const groth16::ProverRandomness rand{Fr::from_u64(5), Fr::from_u64(6)};
+  for (uint64_t seed : {31, 32, 33}) {
+    // Each circuit's key lives only in this iteration: a new key may reuse the old address.
+    const Circuit c = make_circuit(20 + seed, seed);
+    auto proof = prove_with(**backend, c, rand);
+    INFO(proof.status().to_string());
+    REQUIRE(proof.ok());
+    const groth16::PreparedVerifyingKey pvk(c.pk->vk);
+    CHECK(*groth16::verify(pvk, *proof, std::vector<Fr>(c.inputs.begin() + 1, c.inputs.end())));
+  }
+}
+
+TEST_CASE("compute plugins: concurrent prove_start calls on one key", "[compute]") {
+  auto backend = open("cpu");
+  REQUIRE(backend.ok());
+  const Circuit c = make_circuit(100, 41);
+  const groth16::PreparedVerifyingKey pvk(c.pk->vk);
+  const std::vector<Fr> x(c.inputs.begin() + 1, c.inputs.end());
+  std::vector<int> ok(4, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      auto proof = prove_with(**backend, c, groth16::ProverRandomness::secure());
+      ok[t] = proof.ok() && *groth16::verify(pvk, *proof, x) ? 1 : 0;
+    });
+  }
+  for (auto& th : threads) th.join();
+  CHECK(ok == std::vector<int>{1, 1, 1, 1});
+}
+
+TEST_CASE("compute plugins: a witness that does not satisfy the circuit fails prove_start",
+          "[compute]") {
+  auto backend = open("cpu");
+  REQUIRE(backend.ok());
+  Circuit c = make_circuit(30, 51);
+  c.aux[3] = c.aux[3] + Fr::one();
+  auto proof = prove_with(**backend, c, groth16::ProverRandomness::secure());
+  REQUIRE_FALSE(proof.ok());
+  CHECK(proof.status().code() == Code::kInvalidArgument);
+  CHECK_THAT(proof.status().message(), Contains("cpu0: prove_start"));
+  CHECK_THAT(proof.status().message(), Contains("does not satisfy"));
+}
+
+TEST_CASE("compute plugins: backends that cannot run name the reason", "[compute]") {
+  auto unknown = open("no_such_backend");
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.status().code() == Code::kNotFound);
+  CHECK_THAT(unknown.status().message(), Contains("compute.backend no_such_backend"));
+  CHECK_THAT(unknown.status().message(), Contains("no_such_backend.plugin.toml"));
+
+  auto memory_kind = open("pageable");
+  REQUIRE_FALSE(memory_kind.ok());
+  CHECK(memory_kind.status().code() == Code::kInvalidArgument);
+  CHECK_THAT(memory_kind.status().message(), Contains("is a memory plugin, expected a compute"));
+
+  auto with_devices = open("cpu", {"0"});
+  REQUIRE_FALSE(with_devices.ok());
+  CHECK(with_devices.status().code() == Code::kInvalidArgument);
+  CHECK_THAT(with_devices.status().message(), Contains("takes no device list"));
+
+  const CudaInfo cuda = read_cuda_info();
+  if (!std::filesystem::exists(std::string(ZKPIPE_TEST_PLUGIN_DIR) + "/cuda.so")) {
+    SUCCEED("cuda.so is not built here (ZKPIPE_CUDA=OFF)");
+  } else if (!cuda.status.ok()) {
+    auto gpu = open("cuda");
+    REQUIRE_FALSE(gpu.ok());
+    CHECK(gpu.status().code() == Code::kUnavailable);
+    CHECK_THAT(gpu.status().message(), Contains("compute.backend cuda"));
+    CHECK_THAT(gpu.status().message(), Contains("cuda.so"));
+  }
+}
