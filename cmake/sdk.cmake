@@ -58,3 +58,18 @@ install(FILES ${PROJECT_BINARY_DIR}/sdk/zkpipeConfig.cmake
               ${PROJECT_BINARY_DIR}/sdk/zkpipeConfigVersion.cmake
               ${PROJECT_SOURCE_DIR}/cmake/plugins.cmake ${PROJECT_SOURCE_DIR}/cmake/plugin.map
         DESTINATION lib/zkpipe/cmake COMPONENT sdk)
+
+# Stripped installs (`cmake --install --strip`, and the Debian package: CPACK_STRIP_FILES) drop
+# the archives' debug info, most of their size (RelWithDebInfo: 67 MB -> 4.5 MB).
+install(CODE "
+  if(CMAKE_INSTALL_DO_STRIP)
+    foreach(archive crypto files gadgets groth16)
+      execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-debug
+        \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/lib/zkpipe/sdk/libzkpipe_\${archive}.a\"
+        RESULT_VARIABLE rc)
+      if(NOT rc EQUAL 0)
+        message(FATAL_ERROR \"strip --strip-debug libzkpipe_\${archive}.a failed: \${rc}\")
+      endif()
+    endforeach()
+  endif()
+" COMPONENT sdk)

@@ -110,8 +110,8 @@ void print_table(const SystemInfo& sys, const CudaInfo& cuda,
        fmt::format("{} x {}", sys.hugepages_total, format_bytes(sys.hugepage_bytes)));
   line("CPUs", std::to_string(sys.cpus));
   fmt::print("CUDA\n");
-  line("driver (libcuda.so.1)", cuda.driver_found ? cuda_version_text(cuda.driver_version)
-                                                   : std::string("not found"));
+  line("driver (libcuda.so.1)",
+       cuda.driver_found ? cuda_version_text(cuda.driver_version) : std::string("not found"));
   line("status", cuda.status.ok() ? "ok" : cuda.status.message());
   for (const CudaDevice& d : cuda.devices)
     line(fmt::format("device {}", d.index),

@@ -6,6 +6,7 @@
 // Thread-safety: main thread only.
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,7 @@
 
 #include "commands.h"
 #include "isolated.h"
+#include "zkpipe/clock.h"
 #include "zkpipe/config.h"
 #include "zkpipe/log.h"
 #include "zkpipe/memory.h"
@@ -119,15 +121,16 @@ Row check_plugin(const std::string& source, const std::string& label,
   }
   if (self_test) {
     stage("self_test");
-    char msg[2048] = {0};
-    auto t0 = std::chrono::steady_clock::now();
+    char msg[ZKP_ERROR_CAPACITY] = {0};
+    const int64_t t0 = now_ns();
     zkp_status rc = p->header->self_test(zkp_error{msg, sizeof msg});
-    row.self_test_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    row.self_test_ms = ms_since(t0);
     if (rc != ZKP_OK) {
+      const std::optional<Code> code = code_from_int(rc);
       row.status = "FAIL";
       row.reason = std::string("self-test failed (") +
-                   std::string(code_name(static_cast<Code>(rc))) + "): " + msg;
+                   (code ? std::string(code_name(*code)) : "unknown status " + std::to_string(rc)) +
+                   "): " + msg;
       return row;
     }
   }

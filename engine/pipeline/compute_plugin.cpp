@@ -27,14 +27,10 @@ using groth16::G1Affine;
 static_assert(sizeof(zkp_g1_affine) == sizeof(G1Affine));
 static_assert(sizeof(zkp_fr) == sizeof(Fr));
 
-// A plugin's code as a Status: an unknown value is INTERNAL, never an out-of-range Code.
+// A plugin's code as a Status (an unknown value is INTERNAL, never an out-of-range Code).
 Status plugin_status(zkp_status rc, const std::string& plugin, const std::string& call,
                      const char* message) {
-  const std::string text = plugin + ": " + call + ": " + (message[0] ? message : "(no message)");
-  if (rc < ZKP_OK || rc > ZKP_ERR_ABORTED) {
-    return internal_error(text + " [plugin returned unknown status " + std::to_string(rc) + "]");
-  }
-  return Status(static_cast<Code>(rc), text);
+  return status_from_plugin(rc, plugin + ": " + call, message[0] ? message : "(no message)");
 }
 
 G1 from_abi(const zkp_g1_affine& p) {

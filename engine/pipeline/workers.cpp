@@ -364,13 +364,12 @@ void Engine::Impl::compute_loop(size_t device, size_t worker) {
         guarded(fmt::format("{}: prove_start scratch (domain {}: about {} for the NTTs)",
                             part_name(job, key.partition), n, format_bytes(3 * n * kFrBytes)),
                 [&] {
-                  return compute->prove_start(
-                      device,
-                      {work->srs->pk,
-                       {witness_view(*work), a, a + n, a + 2 * n, n},
-                       work->abc.flags(),
-                       work->abc.device()},
-                      stats);
+                  return compute->prove_start(device,
+                                              {work->srs->pk,
+                                               {witness_view(*work), a, a + n, a + 2 * n, n},
+                                               work->abc.flags(),
+                                               work->abc.device()},
+                                              stats);
                 });
     const int64_t t1 = trace.now_ns();
     trace.add({track, "prove_start", t0, t1, job.id, job.label(key.partition), true});

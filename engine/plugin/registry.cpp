@@ -3,6 +3,7 @@
 // path, the loader's message and both ABI versions.
 // Thread-safety: PluginRegistry is used on the start-up thread only (see plugin.h).
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -130,12 +131,23 @@ Status check_descriptor(const Manifest& m, const std::string& lib, const zkp_plu
         return fail("proof_type descriptor has " + std::to_string(t->preset_count) +
                     " presets but a null presets table or sample_request");
       }
+      if (t->reserved_1_2 != 0) return fail("proof_type descriptor: reserved_1_2 is not zero");
+      std::vector<std::string> seen;
       for (uint32_t i = 0; i < t->preset_count; ++i) {
-        if (t->presets[i].name == nullptr || t->presets[i].name[0] == '\0' ||
-            t->presets[i].description == nullptr) {
-          return fail("proof_type preset " + std::to_string(i) +
-                      " has a null or empty name or a null description");
-        }
+        const zkp_preset& p = t->presets[i];
+        const std::string at = "proof_type preset " + std::to_string(i);
+        if (p.name == nullptr || p.description == nullptr)
+          return fail(at + " has a null name or description");
+        const std::string name = p.name;
+        const bool plain = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
+        });
+        if (!plain) return fail(at + " name '" + name + "' is not [A-Za-z0-9._-]+");
+        if (std::find(seen.begin(), seen.end(), name) != seen.end())
+          return fail(at + " name '" + name + "' is listed twice");
+        if (p.partitions == 0) return fail(at + " '" + name + "' has 0 partitions");
+        if (p.reserved != 0) return fail(at + " '" + name + "': reserved is not zero");
+        seen.push_back(name);
       }
     }
   }
@@ -207,9 +219,9 @@ Result<const LoadedPlugin*> PluginRegistry::load_manifest_file(const std::string
   if (rc == ZKP_ERR_UNAVAILABLE) {
     plugin->init_status = unavailable(msg[0] ? msg.data() : "unavailable: (plugin gave no reason)");
   } else if (rc != ZKP_OK) {
-    return Status(
-        rc > ZKP_OK && rc <= ZKP_ERR_ABORTED ? static_cast<Code>(rc) : Code::kInternal,
-        lib + ": init failed: " + (msg[0] ? msg.data() : "(no message)") + abi_note(m, header));
+    const Status s =
+        status_from_plugin(rc, lib + ": init failed", msg[0] ? msg.data() : "(no message)");
+    return Status(s.code(), s.message() + abi_note(m, header));
   }
   const LoadedPlugin* result = plugin.get();
   set.by_manifest[key] = std::move(plugin);

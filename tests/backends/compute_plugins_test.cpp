@@ -120,8 +120,7 @@ TEST_CASE("compute plugins: cpu proofs equal the reference prover's bit for bit"
   CHECK(*groth16::verify(pvk, *proof, x));
 }
 
-TEST_CASE("compute plugins: a key is registered again once the engine's key is gone",
-          "[compute]") {
+TEST_CASE("compute plugins: a key is registered again once the engine's key is gone", "[compute]") {
   auto backend = open("cpu");
   REQUIRE(backend.ok());
   const groth16::ProverRandomness rand{Fr::from_u64(5), Fr::from_u64(6)};

@@ -97,7 +97,7 @@ TEST_CASE("ProofTypePlugin: a 1.2 descriptor without presets says it declares no
              Contains("proof type 'bare' has no presets (its plugin declares none)"));
 }
 
-TEST_CASE("ProofTypePlugin: pieces are joined; a plugin failure keeps its code and message",
+TEST_CASE("ProofTypePlugin: pieces are joined, and a plugin failure keeps its code and message",
           "[plugin]") {
   const zkp_preset presets[] = {{"one", "d", 1, 0}, {"fail", "d", 1, 0}, {"empty", "d", 1, 0}};
   const zkp_proof_type t = fake_type(sizeof(zkp_proof_type), presets, 3);

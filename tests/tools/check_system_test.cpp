@@ -85,7 +85,8 @@ TEST_CASE("zkpipe-tool links no CUDA and no compute code", "[tool]") {
   REQUIRE(z.exit_code == 0);
   CHECK_THAT(z.output, !Contains("libcuda"));
   CHECK_THAT(z.output, !Contains("libcudart"));
-  auto nm = zkpipe::test::run_program("nm -C", std::string(ZKPIPE_TEST_TOOL) + " | grep -c -E 'cudaMalloc|DeviceProver' || true");
+  auto nm = zkpipe::test::run_program(
+      "nm -C", std::string(ZKPIPE_TEST_TOOL) + " | grep -c -E 'cudaMalloc|DeviceProver' || true");
   INFO(nm.output);
   CHECK(nm.output.rfind("0", 0) == 0);
 }

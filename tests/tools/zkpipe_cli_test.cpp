@@ -118,7 +118,7 @@ TEST_CASE("zkpipe prove: compute.backend cuda proves on a GPU, else is refused n
     CHECK(r.exit_code == 1);
     CHECK(r.output.find("gpu.yaml") != std::string::npos);
     CHECK(r.output.find(plugin_built ? "compute.backend cuda: the plugin cannot run here: "
-                                       : "compute.backend cuda: plugin 'cuda' not found") !=
+                                     : "compute.backend cuda: plugin 'cuda' not found") !=
           std::string::npos);
     CHECK_FALSE(std::filesystem::exists(dir.path / "p.bin"));
   }

@@ -74,7 +74,7 @@ TEST_CASE("zkpipe bench: an unknown preset and a proof type without presets are 
   CHECK_FALSE(std::filesystem::exists(dir.path / "params"));  // nothing was proved
 }
 
-TEST_CASE("zkpipe prove: --preset proves the plugin's sample request; --input excludes it",
+TEST_CASE("zkpipe prove: --preset proves the plugin's sample request, and --input excludes it",
           "[tool][pipeline][presets]") {
   TempDir dir("zkpipe_presets");
   const std::string config = config_in(dir);

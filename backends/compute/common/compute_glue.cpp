@@ -27,9 +27,8 @@ uint64_t popcount_words(const uint64_t* words, uint64_t count, uint64_t wires) {
 Status check_query(const char* name, const zkp_g1_affine* points, uint64_t count,
                    uint64_t expected) {
   if (count != expected) {
-    return invalid_argument(std::string("register_key: ") + name + " has " +
-                            std::to_string(count) + " points; the key needs " +
-                            std::to_string(expected));
+    return invalid_argument(std::string("register_key: ") + name + " has " + std::to_string(count) +
+                            " points; the key needs " + std::to_string(expected));
   }
   if (count > 0 && points == nullptr)
     return invalid_argument(std::string("register_key: ") + name + " is null");
@@ -130,11 +129,11 @@ Status self_test_devices(Devices& devices) {
   const std::vector<Fr> b_scalars = density_scalars(pk.b_density, w);
   const ProverRandomness rand{Fr::from_u64(3), Fr::from_u64(4)};
   std::vector<Fr> ref_abc(3 * n);
-  ZKP_RETURN_IF_ERROR(evaluate_abc(r1cs, w, ref_abc.data(), ref_abc.data() + n,
-                                   ref_abc.data() + 2 * n, n, 1));
+  ZKP_RETURN_IF_ERROR(
+      evaluate_abc(r1cs, w, ref_abc.data(), ref_abc.data() + n, ref_abc.data() + 2 * n, n, 1));
   std::vector<Fr> abc = ref_abc;
-  ZKP_ASSIGN_OR_RETURN(PendingProof ref, prove_start(pk, {w, abc.data(), abc.data() + n,
-                                                          abc.data() + 2 * n, n}));
+  ZKP_ASSIGN_OR_RETURN(PendingProof ref,
+                       prove_start(pk, {w, abc.data(), abc.data() + n, abc.data() + 2 * n, n}));
   ZKP_ASSIGN_OR_RETURN(const Proof ref_proof, prove_finish(std::move(ref), rand));
   const PreparedVerifyingKey pvk(pk.vk);
   const std::vector<Fr> public_inputs(inputs.begin() + 1, inputs.end());
@@ -143,7 +142,7 @@ Status self_test_devices(Devices& devices) {
     devices.info(d, info);
     const std::string label = info.name;
     if (info.status != ZKP_OK) {
-      return Status(static_cast<Code>(ZKP_ERR_UNAVAILABLE), label + ": " + info.status_message);
+      return unavailable(label + ": " + info.status_message);
     }
     abc = ref_abc;
     ProverInput in{w, abc.data(), abc.data() + n, abc.data() + 2 * n, n};

@@ -82,8 +82,7 @@ Status check_input(const groth16::ProvingKey& pk, const zkp_prove_input& in);
 // `Result<std::unique_ptr<Devices>> Create(const zkp_compute_options&)`.
 template <Result<std::unique_ptr<Devices>> (*Create)(const zkp_compute_options&)>
 struct ComputeEntries {
-  static zkp_status create(const zkp_compute_options* options, zkp_compute** out,
-                           zkp_error err) {
+  static zkp_status create(const zkp_compute_options* options, zkp_compute** out, zkp_error err) {
     return sdk::guard(err, [&]() -> Status {
       if (options == nullptr || out == nullptr) return invalid_argument("create: null argument");
       if (options->struct_size < sizeof(zkp_compute_options)) {
@@ -193,7 +192,7 @@ struct ComputeEntries {
 };
 
 // The descriptor's function pointers, after the header.
-#define ZKP_COMPUTE_ENTRIES(E)                                                                \
+#define ZKP_COMPUTE_ENTRIES(E)                                                             \
   E::create, E::destroy, E::device_count, E::device_info, E::register_key, E::destroy_key, \
       E::prove_start, E::wait, E::destroy_pending
 

@@ -23,7 +23,8 @@ class CpuDevices final : public Devices {
   explicit CpuDevices(unsigned threads) { options_.threads = threads; }
   uint32_t count() const override { return 1; }
   void info(uint32_t, zkp_compute_device& out) const override {
-    const unsigned n = options_.threads != 0 ? options_.threads : std::thread::hardware_concurrency();
+    const unsigned n =
+        options_.threads != 0 ? options_.threads : std::thread::hardware_concurrency();
     copy_text(out.name, "cpu0");
     copy_text(out.model, "host (" + std::to_string(n) + " threads per call)");
     out.status = ZKP_OK;
@@ -43,8 +44,10 @@ Result<std::unique_ptr<Devices>> create_devices(const zkp_compute_options& optio
     std::string named;
     for (uint32_t i = 0; i < options.device_count; ++i)
       named += (i ? ", " : "") + std::string(options.devices[i] ? options.devices[i] : "");
-    return zkpipe::invalid_argument("compute.devices: the cpu backend has one device (cpu0) and "
-                                    "takes no device list (got: " + named + ")");
+    return zkpipe::invalid_argument(
+        "compute.devices: the cpu backend has one device (cpu0) and "
+        "takes no device list (got: " +
+        named + ")");
   }
   return std::unique_ptr<Devices>(std::make_unique<CpuDevices>(options.threads));
 }
@@ -65,7 +68,7 @@ using Entries = ComputeEntries<create_devices>;
 }  // namespace
 
 ZKP_EXPORT_PLUGIN(zkp_compute_backend) = {
-    zkpipe::sdk::header<zkp_compute_backend>(ZKP_KIND_COMPUTE, kName, "0.1.0", ZKP_BUILD_TAG,
-                                             init, self_test),
+    zkpipe::sdk::header<zkp_compute_backend>(ZKP_KIND_COMPUTE, kName, "0.1.0", ZKP_BUILD_TAG, init,
+                                             self_test),
     ZKP_COMPUTE_ENTRIES(Entries),
 };

@@ -158,8 +158,8 @@ using Entries = compute_plugin::ComputeEntries<create_devices>;
 }  // namespace zkpipe::cuda_backend
 
 ZKP_EXPORT_PLUGIN(zkp_compute_backend) = {
-    zkpipe::sdk::header<zkp_compute_backend>(ZKP_KIND_COMPUTE, zkpipe::cuda_backend::kName,
-                                             "0.1.0", ZKP_BUILD_TAG, zkpipe::cuda_backend::init,
+    zkpipe::sdk::header<zkp_compute_backend>(ZKP_KIND_COMPUTE, zkpipe::cuda_backend::kName, "0.1.0",
+                                             ZKP_BUILD_TAG, zkpipe::cuda_backend::init,
                                              zkpipe::cuda_backend::self_test),
     ZKP_COMPUTE_ENTRIES(zkpipe::cuda_backend::Entries),
 };

@@ -7,18 +7,13 @@
 #include "msm.h"
 #include "ntt.h"
 #include "prover_lane.h"
+#include "zkpipe/clock.h"
 #include "zkpipe/crypto/ntt.h"
 #include "zkpipe/cuda_check.h"
 
 namespace zkpipe::cuda_backend {
 
 namespace {
-
-uint64_t now_ns() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
-}
 
 Result<uint64_t> elapsed_ns(cudaEvent_t from, cudaEvent_t to) {
   float ms = 0;

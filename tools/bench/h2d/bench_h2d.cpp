@@ -20,6 +20,7 @@
 #include "bench_h2d_kernels.h"
 #include "cuda_check.h"
 #include "zkpipe/memory.h"
+#include "zkpipe/percentile.h"
 #include "zkpipe/plugin.h"
 #include "zkpipe/system.h"
 
@@ -73,7 +74,6 @@ bool options_valid(const BenchOptions& opts) {
   return true;
 }
 
-
 struct Row {
   std::string backend, method;
   uint64_t bytes = 0;
@@ -107,9 +107,8 @@ struct Summary {
 Summary summarize(std::vector<double> samples) {
   Summary s;
   if (samples.empty()) return s;
+  s.median = zkpipe::median(samples);
   std::sort(samples.begin(), samples.end());
-  size_t n = samples.size();
-  s.median = n % 2 == 1 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
   s.min = samples.front();
   s.max = samples.back();
   return s;
@@ -353,7 +352,6 @@ int run_bench(const BenchOptions& opts) {
   fmt::print("{}", opts.json ? report_json(report).dump(2) + "\n" : format_report(report));
   return exit_code_of(report);
 }
-
 
 }  // namespace
 

@@ -33,11 +33,11 @@ typedef struct zkp_g1_affine {
 
 typedef struct zkp_compute_device {
   uint32_t struct_size;
-  zkp_status status;    /* ZKP_OK while it takes work; else why not (e.g. quarantined) */
+  zkp_status status;     /* ZKP_OK while it takes work; else why not (e.g. quarantined) */
   uint64_t memory_bytes; /* device memory; 0 for the host */
-  char name[ZKP_DEVICE_NAME_BYTES];    /* the label in logs and traces: "cpu0", "cuda1" */
-  char model[ZKP_DEVICE_MODEL_BYTES];  /* "NVIDIA H200", "host (16 threads)" */
-  char uuid[ZKP_DEVICE_UUID_BYTES];    /* "GPU-...", or empty */
+  char name[ZKP_DEVICE_NAME_BYTES];             /* the label in logs and traces: "cpu0", "cuda1" */
+  char model[ZKP_DEVICE_MODEL_BYTES];           /* "NVIDIA H200", "host (16 threads)" */
+  char uuid[ZKP_DEVICE_UUID_BYTES];             /* "GPU-...", or empty */
   char status_message[ZKP_DEVICE_STATUS_BYTES]; /* empty when status is ZKP_OK */
 } zkp_compute_device;
 
@@ -81,10 +81,10 @@ typedef struct zkp_key_view {
 /* One partition's witness for prove_start. Everything stays valid until wait reports done. */
 typedef struct zkp_prove_input {
   uint32_t struct_size;
-  uint32_t abc_flags; /* ZKP_BUFFER_* of the buffer holding a, b, c */
-  zkp_fr* abc;        /* a, b, c: 3 n elements back to back; overwritten */
-  void* abc_device;   /* device pointer of abc when abc_flags has DEVICE_MAPPED; else NULL */
-  uint64_t n;         /* the key's domain_size */
+  uint32_t abc_flags;   /* ZKP_BUFFER_* of the buffer holding a, b, c */
+  zkp_fr* abc;          /* a, b, c: 3 n elements back to back; overwritten */
+  void* abc_device;     /* device pointer of abc when abc_flags has DEVICE_MAPPED; else NULL */
+  uint64_t n;           /* the key's domain_size */
   const zkp_fr* inputs; /* the public wires, the one first */
   uint64_t num_inputs;
   const zkp_fr* aux; /* the private wires: the L MSM's scalars */
@@ -122,15 +122,14 @@ typedef struct zkp_compute_backend {
   zkp_status (*device_info)(const zkp_compute* compute, uint32_t device, zkp_compute_device* out,
                             zkp_error err);
   /* The plugin may keep the bases on its devices (uploaded now or at first use). */
-  zkp_status (*register_key)(zkp_compute* compute, const zkp_key_view* key,
-                             zkp_compute_key** out, zkp_error err);
+  zkp_status (*register_key)(zkp_compute* compute, const zkp_key_view* key, zkp_compute_key** out,
+                             zkp_error err);
   /* No prove_start of the key may be in flight. Frees what the plugin keeps for it. */
   void (*destroy_key)(zkp_compute* compute, zkp_compute_key* key);
   /* Starts prove_start of one partition on `device` (< device_count). It may return before the
    * work is done (then wait blocks for it) or after (wait returns at once). */
   zkp_status (*prove_start)(zkp_compute* compute, uint32_t device, const zkp_compute_key* key,
-                            const zkp_prove_input* input, zkp_compute_pending** out,
-                            zkp_error err);
+                            const zkp_prove_input* input, zkp_compute_pending** out, zkp_error err);
   /* Waits up to timeout_ms (< 0: no limit) for the pending work. ZKP_OK: done, *out filled;
    * ZKP_ERR_DEADLINE_EXCEEDED: not done yet (call again); another code: it failed (a witness
    * that does not satisfy the circuit is ZKP_ERR_INVALID_ARGUMENT). */

@@ -31,8 +31,8 @@ struct StartStats {
 struct StartInput {
   const groth16::ProvingKey& pk;
   groth16::ProverInput prover;
-  uint32_t abc_flags = 0;        // ZKP_BUFFER_* of the a/b/c buffer
-  void* abc_device = nullptr;    // its device pointer when DEVICE_MAPPED
+  uint32_t abc_flags = 0;      // ZKP_BUFFER_* of the a/b/c buffer
+  void* abc_device = nullptr;  // its device pointer when DEVICE_MAPPED
 };
 
 class ComputeBackend {

@@ -1,7 +1,7 @@
 // remote.h: what the client commands of the `zkpipe` binary (remote.cpp: submit, await, status,
 // cancel, params, metrics; bench_remote.cpp: bench --addr) share: the --addr / --token-file
 // options, connecting, per-call deadlines, gRPC errors as zkpipe Statuses, priorities and a
-// ProofResult checked and turned into a pipeline::JobResult. Internal to engine/cli.
+// ProofResult checked and turned into a pipeline::JobResult. Internal to apps/zkpipe.
 // Thread-safety: pure functions; a connected Client is safe to share between threads.
 #pragma once
 
