@@ -29,7 +29,7 @@ assert r["cuda_tests"]["failures"] > 0, r["cuda_tests"]
 assert r["pipeline"] is None or isinstance(r["pipeline"], (dict, list)), r["pipeline"]
 print("report ok:", names)
 PY
-grep -q "insufficient" "$work/out/bench-gpu.log" || { echo "FAIL: bench-gpu does not say why"; exit 1; }
+grep -qE "UNAVAILABLE: .*(libcuda.so.1|insufficient|no CUDA)" "$work/out/bench-gpu.log" || { echo "FAIL: bench-gpu does not say why"; exit 1; }
 grep -q "^# zkpipe GPU check" "$work/out/report.md"
 grep -q "Result: FAIL" "$work/out/report.md"
 echo "PASS"
