@@ -5,7 +5,7 @@ prediction, checked on real proofs (CPU backend, porep and snapdeals, tiny and 2
 For each workload: params are made first (the development setup's own memory is not the
 prover's), then `zkpipe plan --json` gives the budget for one partition and for all in flight;
 with pipeline.budget between the two and pipeline.overhead 64 MiB, `zkpipe bench` runs 1 to 3
-jobs at once, and each run's peak RSS (VmHWM) must stay at most budget + overhead, and the
+jobs at once (1 and 3), and each run's peak RSS (VmHWM) must stay at most budget + overhead, and the
 prediction (bench.json predicted_peak_bytes, the same model as `zkpipe plan`) must not be more
 than 8% under the measured peak nor more than 25% over it (the goal is -5% .. +10%: README
 "Memory" has the measured errors). A budget 1 MiB short of one
@@ -21,7 +21,9 @@ import tempfile
 
 MIB = 1 << 20
 OVERHEAD = 64 * MIB
-WORKLOADS = [("porep", "tiny", (1, 2, 3)), ("snapdeals", "tiny", (1, 2, 3)),
+# One job and three at once bound the model (a second job in flight is between them); two-job
+# runs were dropped for CI time (issue 15).
+WORKLOADS = [("porep", "tiny", (1, 3)), ("snapdeals", "tiny", (1, 3)),
              ("porep", "2KiB", (1, 3)), ("snapdeals", "2KiB", (1, 3))]
 
 
