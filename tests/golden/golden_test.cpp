@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "engine_fixture.h"
+#include "pipeline/engine_fixture.h"
 #include "zkpipe/porep/seal.h"
 #include "zkpipe/porep/vanilla.h"
 #include "zkpipe/snapdeals/update.h"
