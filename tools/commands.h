@@ -25,6 +25,8 @@ void add_groth16_prove(CLI::App& groth16, int* exit_code);
 void add_porep(CLI::App& app, int* exit_code);
 void add_snapdeals(CLI::App& app, int* exit_code);
 void add_prove_once(CLI::App& app, int* exit_code);
+// `proof-type TYPE ARGS...`: a proof-type plugin's own command line (ABI 1.3).
+void add_proof_type_command(CLI::App& app, int* exit_code);
 
 // Runs a subcommand and returns its exit code; an exception that escapes it is reported as
 // "<name>: internal error: ..." with exit code 1 (never an abort).

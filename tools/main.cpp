@@ -9,10 +9,12 @@
 #include <fmt/core.h>
 
 #include "commands.h"
+#include "zkpipe/abi/common.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"zkpipe-tool: checks plugins, configs and the machine for the zkpipe prover"};
-  app.set_version_flag("--version", "zkpipe-tool 0.1.0 (plugin ABI 1.2)");
+  app.set_version_flag("--version", fmt::format("zkpipe-tool 0.1.0 (plugin ABI {}.{})",
+                                                ZKP_ABI_MAJOR, ZKP_ABI_MINOR));
   app.require_subcommand(1);
   int exit_code = 0;
   zkpipe::tool::add_validate(app, &exit_code);
@@ -22,6 +24,7 @@ int main(int argc, char** argv) {
   zkpipe::tool::add_porep(app, &exit_code);
   zkpipe::tool::add_snapdeals(app, &exit_code);
   zkpipe::tool::add_prove_once(app, &exit_code);
+  zkpipe::tool::add_proof_type_command(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

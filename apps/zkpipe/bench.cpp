@@ -2,13 +2,15 @@
 // workload (N jobs of one request, all submitted at once: a backlog) under each config, one
 // after the other in this process; prints them side by side and writes per config the Chrome
 // trace, an SVG timeline and the summary (JSON) into --out-dir. With --addr instead of --config:
-// load against a running `zkpipe serve` (bench_remote.cpp).
+// load against a running `zkpipe serve` (bench_remote.cpp). With --urgent TYPE:PRESET: the
+// deadline scenario, an urgent job under that backlog (bench_urgent.cpp).
 // Thread-safety: main thread (plus the signal watcher).
 #include <chrono>
 #include <filesystem>
 
 #include <fmt/core.h>
 
+#include "bench_urgent.h"
 #include "cli.h"
 #include "run_summary.h"
 #include "zkpipe/file_io.h"
@@ -21,8 +23,9 @@ struct BenchOptions {
   std::vector<std::string> configs;
   std::string proof = "porep", preset = "tiny", out_dir = "bench-out", params_dir, cache_dir;
   uint64_t seed = 0;
-  uint32_t jobs = 4;
-  RemoteBenchOptions remote;  // --addr and the options only it takes
+  uint32_t jobs = 4, rounds = 1;
+  std::vector<std::string> urgent;  // TYPE:PRESET
+  RemoteBenchOptions remote;        // --addr and the options only it takes
   std::vector<CLI::Option*> remote_only;
   CLI::Option* preset_option = nullptr;
 };
@@ -101,6 +104,37 @@ int run_remote(const BenchOptions& o) {
   return run_bench_remote(r);
 }
 
+// --urgent: one config, the backlog and each urgent request in one engine.
+int run_urgent(const BenchOptions& o, const std::vector<uint8_t>& backlog, const Config& config,
+               const std::string& cache) {
+  if (o.configs.size() != 1) return fail(invalid_argument("--urgent takes exactly one --config"));
+  if (o.rounds == 0) return fail(invalid_argument("--rounds must be at least 1"));
+  std::vector<UrgentInput> urgent;
+  for (const std::string& spec : o.urgent) {
+    const size_t colon = spec.find(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == spec.size()) {
+      return fail(invalid_argument("--urgent '" + echo_value(spec) + "': give TYPE:PRESET"));
+    }
+    UrgentInput u{spec.substr(0, colon), spec.substr(colon + 1), {}};
+    Result<std::vector<uint8_t>> input =
+        bench_request({u.type, u.preset, o.seed}, config_plugin_dirs(config), cache);
+    if (!input.ok()) return fail(input.status().with_context("--urgent " + spec));
+    u.input = std::move(*input);
+    urgent.push_back(std::move(u));
+  }
+  SignalWatcher signals;
+  Result<std::unique_ptr<pipeline::Engine>> engine = pipeline::Engine::create(config);
+  if (!engine.ok()) return fail(engine.status());
+  signals.attach(engine->get());
+  fmt::print("== {}: {}\n", o.configs.front(), (*engine)->memory_plan());
+  const Status s =
+      run_urgent_bench(**engine, {o.proof, o.preset, o.jobs, o.rounds}, backlog, urgent, o.out_dir);
+  signals.attach(nullptr);
+  if (!s.ok()) return fail(s);
+  fmt::print("wrote {}/urgent.json\n", o.out_dir);
+  return 0;
+}
+
 int run_bench(const BenchOptions& o) {
   if (!o.remote.addr.empty()) return run_remote(o);
   if (o.configs.empty()) {
@@ -119,6 +153,7 @@ int run_bench(const BenchOptions& o) {
   Result<std::vector<uint8_t>> input =
       bench_request({o.proof, o.preset, o.seed}, config_plugin_dirs(*first), cache);
   if (!input.ok()) return fail(input.status());
+  if (!o.urgent.empty()) return run_urgent(o, *input, *first, cache);
   SignalWatcher signals;
   std::vector<RunSummary> runs;
   for (const std::string& path : o.configs) {
@@ -155,6 +190,9 @@ void add_bench(CLI::App& app, int* exit_code) {
       "a preset of the proof type (default tiny); its plugin makes the request (cached)");
   cmd->add_option("--seed", o->seed, "the sample request's seed (default 0)");
   cmd->add_option("--jobs", o->jobs, "jobs submitted at once (default 4; --addr: in all)");
+  cmd->add_option("--urgent", o->urgent,
+                  "the deadline scenario: TYPE:PRESET proved idle and under the backlog (repeat)");
+  cmd->add_option("--rounds", o->rounds, "--urgent: rounds; medians are reported (default 1)");
   cmd->add_option("--out-dir", o->out_dir, "traces, SVG timelines, summaries (default bench-out)");
   cmd->add_option("--params-dir", o->params_dir, "override params.dir of every config");
   cmd->add_option("--cache-dir", o->cache_dir,

@@ -29,8 +29,8 @@ void add_remote(CLI::App& app, int* exit_code);
 // `zkpipe bench --addr`: load against a running `zkpipe serve` (bench_remote.cpp).
 struct RemoteBenchOptions {
   std::string addr, token_file, proof, preset, input, cache_dir, request_prefix, json;
-  std::string priority = "normal", timeout = "10m";
-  std::vector<std::string> plugin_dirs;  // where the proof type's plugin makes --preset's request
+  std::string priority, timeout = "10m";  // priority empty: the proof type's default
+  std::vector<std::string> plugin_dirs;   // where the proof type's plugin makes --preset's request
   uint64_t seed = 0;
   uint32_t jobs = 0, concurrency = 1;
   bool prove_rpc = false;  // one Prove call per job instead of SubmitProof + AwaitProof

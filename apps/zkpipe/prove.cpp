@@ -26,7 +26,7 @@ namespace {
 
 struct ProveOptions {
   std::string config, proof, input, preset, out, request_id, params_dir, trace, status, metrics;
-  std::string snarkjs, priority = "normal";
+  std::string snarkjs, priority;  // empty: the proof type's default
   uint64_t seed = 0;
   CLI::Option* seed_option = nullptr;
 };
@@ -61,7 +61,7 @@ Status write_snarkjs(const std::string& dir, const Config& config, const pipelin
 
 int run_prove(const ProveOptions& o) {
   const auto priority = pipeline::parse_priority(o.priority);
-  if (!priority) {
+  if (!o.priority.empty() && !priority) {
     return fail(invalid_argument("--priority: '" + o.priority +
                                  "' is not one of critical, high, normal, low"));
   }
@@ -111,7 +111,7 @@ int run_prove(const ProveOptions& o) {
   request.proof_type = o.proof;
   request.input = std::move(input);
   request.input_name = input_name;
-  request.priority = *priority;
+  request.priority = priority;
   request.request_id = o.request_id;
   const auto t0 = std::chrono::steady_clock::now();
   Result<uint64_t> id = (*engine)->submit(std::move(request));
@@ -179,7 +179,8 @@ void add_prove(CLI::App& app, int* exit_code) {
                   "prove the sample request of this preset, made by the proof type's plugin");
   o->seed_option = cmd->add_option("--seed", o->seed, "--preset: the sample's seed (default 0)");
   cmd->add_option("--out", o->out, "write the proof here (only when every partition verified)");
-  cmd->add_option("--priority", o->priority, "critical, high, normal (default) or low");
+  cmd->add_option("--priority", o->priority,
+                  "critical, high, normal or low (default: the proof type's, else normal)");
   cmd->add_option("--request-id", o->request_id, "the caller's id for this request");
   cmd->add_option("--params-dir", o->params_dir, "override params.dir of the config");
   cmd->add_option("--trace", o->trace, "write the run's Chrome trace JSON (Perfetto) here");

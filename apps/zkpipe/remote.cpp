@@ -61,6 +61,7 @@ std::string server_text(std::string_view text) {
 }
 
 Result<v1::Priority> parse_remote_priority(const std::string& text) {
+  if (text.empty()) return v1::PRIORITY_UNSPECIFIED;  // the proof type's default
   const std::optional<pipeline::Priority> p = pipeline::parse_priority(text);
   if (!p) {
     return invalid_argument("--priority: '" + echo_value(text) +
@@ -215,7 +216,7 @@ struct ResultOptions {
 struct SubmitOptions {
   RemoteOptions remote;
   ResultOptions result;
-  std::string proof, input, priority = "normal", deadline, request_id;
+  std::string proof, input, priority, deadline, request_id;
   bool wait = false;
 };
 
@@ -414,7 +415,8 @@ void add_remote(CLI::App& app, int* exit_code) {
   submit->add_option("--proof", s->proof, "proof type: porep, snapdeals, ...")->required();
   submit->add_option("--input", s->input, "the request (vanilla proofs for porep/snapdeals)")
       ->required();
-  submit->add_option("--priority", s->priority, "critical, high, normal (default) or low");
+  submit->add_option("--priority", s->priority,
+                     "critical, high, normal or low (default: the proof type's, else normal)");
   submit->add_option("--deadline", s->deadline, "when the proof is wanted, from now: 30m, 2h");
   submit->add_option("--request-id", s->request_id,
                      "the caller's id: a repeat with the same request attaches to the job");

@@ -50,7 +50,7 @@ std::string job_state_text(int state);
 inline constexpr size_t kServerTextLimit = 1000;
 std::string server_text(std::string_view text);
 
-// --priority critical|high|normal|low.
+// --priority critical|high|normal|low; empty: UNSPECIFIED (the proof type's default).
 Result<v1::Priority> parse_remote_priority(const std::string& text);
 
 // --timeout: milliseconds, or nullopt for "infinite" (when allowed).

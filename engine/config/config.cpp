@@ -225,7 +225,7 @@ Result<Config> parse_config(std::string_view yaml_text, const std::string& name,
   ZKP_RETURN_IF_ERROR(check_version(r, *version, config));
   ZKP_ASSIGN_OR_RETURN(const std::vector<Field> fields,
                        r.map_fields(root, {"version", "plugin_dirs", "log", "memory", "compute",
-                                           "pipeline", "params", "server", "store"}));
+                                           "pipeline", "params", "server", "store", "scheduling"}));
 
   if (const Field* f = find_field(fields, "plugin_dirs")) {
     ZKP_ASSIGN_OR_RETURN(const std::vector<Field> dirs, r.list_items(*f, "a list of directories"));

@@ -60,7 +60,7 @@ Status parse_pipeline(const YamlReader& r, const Field& section, PipelineConfig&
   ZKP_ASSIGN_OR_RETURN(
       const std::vector<Field> fields,
       r.map_fields(section, {"synthesis_workers", "synthesis_threads", "finalizers", "ready_depth",
-                             "budget", "retries", "trim", "overhead"}));
+                             "budget", "retries", "trim", "overhead", "reserve"}));
   ZKP_RETURN_IF_ERROR(
       read_count(r, find_field(fields, "synthesis_workers"), 1, kMaxWorkers, p.synthesis_workers));
   ZKP_RETURN_IF_ERROR(
@@ -79,6 +79,17 @@ Status parse_pipeline(const YamlReader& r, const Field& section, PipelineConfig&
   }
   if (const Field* f = find_field(fields, "trim")) {
     ZKP_ASSIGN_OR_RETURN(p.trim, r.boolean(*f));
+  }
+  if (const Field* f = find_field(fields, "reserve")) {
+    ZKP_ASSIGN_OR_RETURN(const std::string text, r.scalar(*f, "a size or 0"));
+    if (text != "0") {
+      ZKP_ASSIGN_OR_RETURN(const std::optional<uint64_t> bytes, positive_size(r, *f, false));
+      p.reserve_bytes = *bytes;
+    }
+    if (p.budget_bytes && p.reserve_bytes >= *p.budget_bytes) {
+      return r.error(*f, "the reserve for CRITICAL work must be below pipeline.budget (" +
+                             format_bytes(*p.budget_bytes) + ")");
+    }
   }
   return ok_status();
 }
@@ -194,6 +205,9 @@ Status parse_pipeline_sections(const YamlReader& r, const std::vector<Field>& ro
   }
   if (const Field* f = find_field(root_fields, "store")) {
     ZKP_RETURN_IF_ERROR(parse_store(r, *f, base, config.store));
+  }
+  if (const Field* f = find_field(root_fields, "scheduling")) {
+    ZKP_RETURN_IF_ERROR(parse_scheduling(r, *f, config.scheduling));
   }
   return ok_status();
 }

@@ -34,6 +34,9 @@ Status parse_duration(const YamlReader& r, const Field& f, bool allow_infinite, 
 Status parse_store(const YamlReader& r, const Field& section, const std::filesystem::path& base,
                    StoreConfig& s);
 
+// The `scheduling` section (scheduling_section.cpp).
+Status parse_scheduling(const YamlReader& r, const Field& section, SchedulingConfig& s);
+
 // Reads the optional `compute`, `pipeline`, `params`, `server` and `store` sections of the root's
 // fields.
 Status parse_pipeline_sections(const YamlReader& r, const std::vector<Field>& root_fields,

@@ -161,8 +161,18 @@ std::optional<Field> YamlReader::peek(const Field& map, std::string_view key) co
   return std::nullopt;
 }
 
+Result<std::vector<Field>> YamlReader::map_entries(const Field& map) const {
+  return map_fields(map, {}, true);
+}
+
 Result<std::vector<Field>> YamlReader::map_fields(
     const Field& map, std::initializer_list<std::string_view> allowed) const {
+  return map_fields(map, allowed, false);
+}
+
+Result<std::vector<Field>> YamlReader::map_fields(const Field& map,
+                                                  std::initializer_list<std::string_view> allowed,
+                                                  bool any_key) const {
   if (!map.node.IsMap()) return error(map, "expected a map, got " + describe(map.node));
   std::vector<Field> fields;
   std::map<std::string, YAML::Mark, std::less<>> seen;
@@ -174,7 +184,7 @@ Result<std::vector<Field>> YamlReader::map_fields(
     }
     const std::string& name = key.Scalar();
     const std::string path = child_path(map.path, name);
-    bool known = false;
+    bool known = any_key;
     for (std::string_view a : allowed) known = known || a == name;
     if (!known) {
       const std::string where = map.path.empty() ? "at the top level" : "in '" + map.path + "'";

@@ -56,6 +56,10 @@ class YamlReader {
   Result<std::vector<Field>> map_fields(const Field& map,
                                         std::initializer_list<std::string_view> allowed) const;
 
+  // The entries of a map whose keys are names the caller checks (e.g. proof types), in file
+  // order: the same errors as map_fields but for unknown keys.
+  Result<std::vector<Field>> map_entries(const Field& map) const;
+
   // The items of a list; an error when the value is not a list.
   Result<std::vector<Field>> list_items(const Field& list, std::string_view expected) const;
 
@@ -73,6 +77,9 @@ class YamlReader {
                              std::initializer_list<std::string_view> options) const;
 
  private:
+  Result<std::vector<Field>> map_fields(const Field& map,
+                                        std::initializer_list<std::string_view> allowed,
+                                        bool any_key) const;
   std::string file_;
 };
 

@@ -67,7 +67,8 @@ void Reservation::release() {
 
 // ---- MemoryBudget ----
 
-MemoryBudget::MemoryBudget(uint64_t total_bytes) : total_(total_bytes) {}
+MemoryBudget::MemoryBudget(uint64_t total_bytes, uint64_t critical_reserve)
+    : total_(total_bytes), critical_reserve_(std::min(critical_reserve, total_bytes)) {}
 
 MemoryBudget::~MemoryBudget() {
   assert(reserved_ == 0 && "MemoryBudget destroyed while reservations are held");
@@ -83,7 +84,7 @@ void MemoryBudget::grant_locked(uint64_t bytes) {
 void MemoryBudget::pump_locked(bool nudge) {
   while (!queue_.empty()) {
     Waiter* head = queue_.begin()->second;
-    if (!fits_locked(head->bytes)) {
+    if (!fits_locked(head->bytes, head->priority)) {
       if (nudge && reclaimer_) {
         head->reclaim_pending = true;
         head->cv.notify_one();
@@ -122,13 +123,23 @@ Result<Reservation> MemoryBudget::reserve(uint64_t bytes, const ReserveOptions& 
                               format_bytes(total_) +
                               "; raise pipeline.budget or lower the job size");
   }
-  if (queue_.empty() && fits_locked(bytes)) {
+  if (options.priority != Priority::kCritical && bytes > total_ - critical_reserve_) {
+    ++refusals_;
+    lock.unlock();
+    return resource_exhausted("memory budget: " + label(options.what) + " needs " +
+                              format_bytes(bytes) + " but the budget of " + format_bytes(total_) +
+                              " less the " + format_bytes(critical_reserve_) +
+                              " kept for CRITICAL work (pipeline.reserve) is " +
+                              format_bytes(total_ - critical_reserve_));
+  }
+  if (queue_.empty() && fits_locked(bytes, options.priority)) {
     grant_locked(bytes);
     return Reservation(this, bytes);
   }
 
   Waiter waiter;
   waiter.bytes = bytes;
+  waiter.priority = options.priority;
   const Key key{options.priority, next_seq_++};
   queue_.emplace(key, &waiter);
   pump_locked(/*nudge=*/false);  // a new head (higher priority) may fit at once
@@ -172,7 +183,7 @@ Result<Reservation> MemoryBudget::reserve(uint64_t bytes, const ReserveOptions& 
       // Runs the reclaimer unlocked; its releases (if any) re-arm reclaim_pending via pump.
       waiter.reclaim_pending = false;
       reclaiming_ = true;
-      const uint64_t needed = bytes - (total_ - reserved_);
+      const uint64_t needed = bytes - available_locked(options.priority);
       lock.unlock();
       std::string failure;
       try {
@@ -207,7 +218,7 @@ Result<Reservation> MemoryBudget::reserve(uint64_t bytes, const ReserveOptions& 
 }
 
 Result<Reservation> MemoryBudget::reserve_keeping(uint64_t bytes, uint64_t keep_free,
-                                                  std::string_view what) {
+                                                  std::string_view what, Priority priority) {
   if (bytes == 0) return Reservation();
   uint64_t reserved = 0, held = 0;
   {
@@ -217,7 +228,7 @@ Result<Reservation> MemoryBudget::reserve_keeping(uint64_t bytes, uint64_t keep_
     held = held_;
     const bool leaves =
         keep_free <= total_ && held_ <= total_ - keep_free && bytes <= total_ - keep_free - held_;
-    if (leaves && fits_locked(bytes)) {
+    if (leaves && fits_locked(bytes, priority)) {
       grant_locked(bytes);
       held_ += bytes;
       return Reservation(this, bytes, /*held=*/true);
@@ -246,7 +257,7 @@ Result<Reservation> MemoryBudget::try_reserve(uint64_t bytes, std::string_view w
     closed = closed_;
     reserved = reserved_;
     waiting = queue_.size();
-    if (!closed && waiting == 0 && fits_locked(bytes)) {
+    if (!closed && waiting == 0 && fits_locked(bytes, Priority::kNormal)) {
       grant_locked(bytes);
       return Reservation(this, bytes);
     }

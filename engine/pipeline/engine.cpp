@@ -87,7 +87,13 @@ Result<std::unique_ptr<Engine>> Engine::create(const Config& config, EngineOptio
   if (options.check_plan) {
     ZKP_RETURN_IF_ERROR(check_memory_plan(plan, info).with_context(config.path));
   }
-  impl->budget = std::make_unique<MemoryBudget>(plan.budget_bytes);
+  if (config.pipeline.reserve_bytes >= plan.budget_bytes) {
+    return invalid_argument(fmt::format(
+        "{}: pipeline.reserve ({}) must be below the memory budget ({}): nothing would be left "
+        "for work other than CRITICAL",
+        config.path, format_bytes(config.pipeline.reserve_bytes), format_bytes(plan.budget_bytes)));
+  }
+  impl->budget = std::make_unique<MemoryBudget>(plan.budget_bytes, config.pipeline.reserve_bytes);
   Impl* raw = impl.get();
   impl->options.allocate = std::move(options.allocate);
   impl->srs = std::make_unique<SrsCache>(
@@ -249,6 +255,7 @@ Result<Submitted> Engine::Impl::check(const JobRequest& request) {
   Submitted out;
   out.partitions = info.partitions;
   out.circuit_id = info.circuit_id;
+  resolve_schedule(request, parsed.type, out.priority, out.deadline);
   return out;
 }
 
@@ -315,8 +322,7 @@ Result<Submitted> Engine::Impl::submit(JobRequest request, bool& taken) {
   job->input_name = what;
   job->request_id = request.request_id;
   job->input_hash = hash;
-  job->priority = request.priority;
-  job->deadline = request.deadline;
+  resolve_schedule(request, type, job->priority, job->deadline);
   job->plugin = std::move(plugin);
   const zkp_job_info& info = job->info;
   job->domain_size = next_pow2(info.num_constraints + info.num_inputs);
@@ -333,6 +339,18 @@ Result<Submitted> Engine::Impl::submit(JobRequest request, bool& taken) {
     resident = c->resident();
   }
   const uint64_t request_bytes = request_reservation_bytes(request.input.size());
+  const uint64_t reserve = m.config.pipeline.reserve_bytes;
+  if (job->priority != Priority::kCritical && reserve > 0 &&
+      resident + need + request_bytes + reserve > m.budget->total() &&
+      resident + need + request_bytes <= m.budget->total()) {
+    return resource_exhausted(fmt::format(
+        "{}: one partition of {} needs {} (with its params, the prover's scratch and the parsed "
+        "request); the memory budget of {} less the {} kept for CRITICAL work (pipeline.reserve) "
+        "leaves {}: lower pipeline.reserve or raise pipeline.budget",
+        what, info.circuit_id, format_bytes(resident + need + request_bytes),
+        format_bytes(m.budget->total()), format_bytes(reserve),
+        format_bytes(m.budget->total() - reserve)));
+  }
   if (resident + need + request_bytes > m.budget->total()) {
     return resource_exhausted(fmt::format(
         "{}: one partition of {} needs {} (with its params, the prover's scratch and the parsed "
@@ -350,11 +368,12 @@ Result<Submitted> Engine::Impl::submit(JobRequest request, bool& taken) {
     while (keep_free > seen && !m.largest_need.compare_exchange_weak(seen, keep_free)) {
     }
     keep_free = std::max(keep_free, seen);
-    Result<Reservation> held =
-        m.budget->reserve_keeping(request_bytes, keep_free, what + ": its parsed request");
+    Result<Reservation> held = m.budget->reserve_keeping(
+        request_bytes, keep_free, what + ": its parsed request", job->priority);
     if (!held.ok()) {
       m.srs->reclaim(request_bytes + keep_free);  // unused params of other circuits may go
-      held = m.budget->reserve_keeping(request_bytes, keep_free, what + ": its parsed request");
+      held = m.budget->reserve_keeping(request_bytes, keep_free, what + ": its parsed request",
+                                       job->priority);
     }
     if (!held.ok()) return held.status();
     job->plugin->request = std::move(*held);
@@ -383,7 +402,7 @@ Result<Submitted> Engine::Impl::submit(JobRequest request, bool& taken) {
     spdlog::info("{}: {} of {} partition(s) already proved by an earlier attempt", what,
                  job->proved, parts);
   }
-  std::lock_guard lock(m.mu);
+  std::unique_lock lock(m.mu);
   if (!m.accepting) return unavailable("the engine is draining; " + what + " not accepted");
   // A twin may have been accepted meanwhile: the same request attaches to it, another one with
   // the same id is refused (compared here, under the lock, like the first time).
@@ -408,9 +427,7 @@ Result<Submitted> Engine::Impl::submit(JobRequest request, bool& taken) {
   job->submitted_ns = m.trace.now_ns();
   job->queued_ns.assign(parts, job->submitted_ns);
   for (uint32_t p = 0; p < parts; ++p) {
-    if (job->parts[p] == PartState::kQueued) {
-      m.synth_queue.insert({static_cast<uint8_t>(job->priority), job->id, p});
-    }
+    if (job->parts[p] == PartState::kQueued) m.synth_queue.insert(job->key(p));
   }
   m.jobs.emplace(job->id, job);
   for (uint32_t p = 0; p < parts; ++p) {
@@ -426,6 +443,17 @@ Result<Submitted> Engine::Impl::submit(JobRequest request, bool& taken) {
   out.queue_position = m.queue_position(*job);
   out.partitions = parts;
   out.circuit_id = info.circuit_id;
+  out.priority = job->priority;
+  out.deadline = job->deadline;
+  Deferred later;
+  m.check_deadline(*job, later);
+  lock.unlock();
+  if (job->deadline) {
+    spdlog::info(
+        "{}: job {} is {}, its deadline in {:.1f} s", what, out.job, priority_name(out.priority),
+        std::chrono::duration<double>(*out.deadline - std::chrono::steady_clock::now()).count());
+  }
+  later.flush();
   return out;
 }
 
@@ -448,6 +476,8 @@ Result<Submitted> Engine::Impl::attach(const std::string& request_id, const std:
   out.queue_position = ended(existing) ? 0 : queue_position(existing);
   out.partitions = existing.info.partitions;
   out.circuit_id = existing.info.circuit_id;
+  out.priority = existing.priority;
+  out.deadline = existing.deadline;
   return out;
 }
 

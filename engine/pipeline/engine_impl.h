@@ -69,9 +69,11 @@ struct PluginJob {
 enum class PartState { kQueued, kSynthesizing, kReady, kProving, kFinishing, kProved, kDropped };
 std::string_view part_state_name(PartState s);
 
-// Queue order: priority, then job sequence (= id), then partition. Unique per partition.
+// Queue order: priority, then deadline (the earliest first, none last), then job sequence (= id),
+// then partition. Unique per partition.
 struct QueueKey {
   uint8_t priority = 0;
+  int64_t deadline_ns = INT64_MAX;  // steady clock; INT64_MAX: no deadline
   uint64_t job = 0;
   uint32_t partition = 0;
   auto operator<=>(const QueueKey&) const = default;
@@ -93,7 +95,20 @@ struct Job {
   uint64_t abc_bytes = 0, rest_bytes = 0;
   Priority priority = Priority::kNormal;
   std::optional<std::chrono::steady_clock::time_point> deadline;
+  // Its partitions' place in the queues (immutable after submit).
+  QueueKey key(uint32_t position) const {
+    return {static_cast<uint8_t>(priority),
+            deadline
+                ? std::chrono::duration_cast<std::chrono::nanoseconds>(deadline->time_since_epoch())
+                      .count()
+                : INT64_MAX,
+            id, position};
+  }
   std::atomic<bool> cancelled{false};  // read by budget waits without mu
+  // Guarded by mu: the deadline looks unreachable from measured times (said once in the log),
+  // and when the estimate says the job ends (steady clock ns; 0: no estimate).
+  bool deadline_at_risk = false;
+  int64_t estimated_end_ns = 0;
   // Guarded by mu:
   std::shared_ptr<PluginJob> plugin;  // reset when the job ends
   SrsHandle srs;                      // for the job's verification; reset when it ends
@@ -128,8 +143,19 @@ struct Deferred {
   std::vector<std::unique_ptr<PartitionWork>> work;
   std::vector<std::shared_ptr<PluginJob>> plugins;
   std::vector<std::string> warnings;
-  bool empty() const { return work.empty() && plugins.empty() && warnings.empty(); }
+  std::vector<std::string> notes;  // info lines
+  bool empty() const {
+    return work.empty() && plugins.empty() && warnings.empty() && notes.empty();
+  }
   void flush();  // call without mu
+};
+
+// Measured milliseconds of one partition's steps, per circuit: a moving average (the last few
+// partitions weigh most), for the deadline estimates.
+struct CircuitTimes {
+  double synthesis = 0, prove_start = 0, prove_finish = 0;
+  uint64_t samples = 0;
+  void add(const PartitionTiming& t);
 };
 
 struct Counters {  // guarded by mu
@@ -157,11 +183,16 @@ struct Engine::Impl {
 
   mutable std::mutex mu;  // the tracker lock
   std::condition_variable synth_cv, compute_cv, final_cv, ended_cv;
-  std::condition_variable event_cv;                            // a job event was added
-  std::deque<std::pair<int64_t, uint64_t>> ended_order;        // mu: (ended_ns, job), oldest first
-  std::map<uint64_t, std::shared_ptr<Job>> jobs;               // mu
-  std::map<std::string, uint64_t> by_request_id;               // mu
-  std::set<QueueKey> synth_queue;                              // mu
+  std::condition_variable event_cv;                      // a job event was added
+  std::deque<std::pair<int64_t, uint64_t>> ended_order;  // mu: (ended_ns, job), oldest first
+  std::map<uint64_t, std::shared_ptr<Job>> jobs;         // mu
+  std::map<std::string, uint64_t> by_request_id;         // mu
+  std::set<QueueKey> synth_queue;                        // mu
+  // mu: CRITICAL partitions holding their memory and being synthesized: a compute worker waits
+  // for the first of them rather than start a partition queued behind it (compute_loop).
+  std::set<QueueKey> critical_synthesizing;
+  size_t compute_held = 0;                            // mu: compute workers waiting for one of them
+  std::map<std::string, CircuitTimes> circuit_times;  // mu: by circuit id
   std::map<QueueKey, std::unique_ptr<PartitionWork>> ready;    // mu: synthesized
   std::map<QueueKey, std::unique_ptr<PartitionWork>> started;  // mu: for the finalizers
   std::deque<std::shared_ptr<Job>> proved_at_submit;           // mu: every partition came proved
@@ -181,6 +212,13 @@ struct Engine::Impl {
 
   // ---- engine.cpp
   Result<const zkp_proof_type*> proof_type(const std::string& name);
+  // The priority and deadline of a request: its own, else config scheduling.defaults, else the
+  // plugin's (ABI 1.3), else normal and none.
+  void resolve_schedule(const JobRequest& request, const zkp_proof_type* type, Priority& priority,
+                        std::optional<std::chrono::steady_clock::time_point>& deadline) const;
+  // Under mu: estimates when the job ends from the measured times of the partitions ahead of it
+  // and its own; when that is past its deadline, marks it at risk and says so once in `later`.
+  void check_deadline(Job& job, Deferred& later);
   Status load_proof_types(const std::vector<std::string>& names);  // create(): all when empty
   // Engine::submit_job, inside guarded(); `taken`: refused as its request id names another job.
   Result<Submitted> submit(JobRequest request, bool& taken);

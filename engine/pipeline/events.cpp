@@ -113,10 +113,7 @@ uint32_t Engine::Impl::queue_position(const Job& job) const {
   uint32_t ahead = 0;
   for (const auto& [id, other] : jobs) {
     if (other.get() == &job || ended(*other)) continue;
-    if (std::pair(static_cast<uint8_t>(other->priority), id) <
-        std::pair(static_cast<uint8_t>(job.priority), job.id)) {
-      ++ahead;
-    }
+    if (other->key(0) < job.key(0)) ++ahead;
   }
   return ahead;
 }

@@ -77,11 +77,14 @@ void Engine::Impl::finalizer_loop(size_t worker) {
       job->timings[key.partition] = work->timing;
       job->parts[key.partition] = PartState::kProved;
       emit(*job, EventKind::kProved, key.partition);
+      circuit_times[job->info.circuit_id].add(work->timing);
       ++job->proved;
       ++counters.partitions_proved[job->type_name];
       if (!job->srs) job->srs = work->srs;
       complete = job->proved == job->info.partitions;
     }
+    // Each proved partition updates the estimates of the jobs that have a deadline.
+    for (auto& [id, other] : jobs) check_deadline(*other, later);
     later.work.push_back(std::move(work));
     lock.unlock();
     later.flush();

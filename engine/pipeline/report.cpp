@@ -81,6 +81,18 @@ nlohmann::json Engine::Impl::status_json() const {
               {"state", job_state_name(job->state)},
               {"submitted_s", static_cast<double>(job->submitted_ns) / 1e9},
               {"partitions", parts}};
+    if (job->deadline) {
+      const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                              std::chrono::steady_clock::now().time_since_epoch())
+                              .count();
+      j["deadline_in_s"] = static_cast<double>(job->key(0).deadline_ns - now) / 1e9;
+      if (!ended(*job)) {
+        j["deadline_at_risk"] = job->deadline_at_risk;
+        if (job->estimated_end_ns != 0) {
+          j["estimated_end_in_s"] = static_cast<double>(job->estimated_end_ns - now) / 1e9;
+        }
+      }
+    }
     if (ended(*job)) {
       j["ended_s"] = static_cast<double>(job->ended_ns) / 1e9;
       j["wall_ms"] = job->result.wall_ms;
@@ -108,9 +120,13 @@ nlohmann::json Engine::Impl::status_json() const {
   out["uptime_s"] = static_cast<double>(trace.now_ns()) / 1e9;
   out["workers"] = worker_state;
   out["accepting"] = accepting;
-  out["budget"] = {{"total_bytes", b.total}, {"reserved_bytes", b.reserved},
-                   {"peak_bytes", b.peak},   {"waiting", b.waiting},
-                   {"grants", b.grants},     {"refusals", b.refusals},
+  out["budget"] = {{"total_bytes", b.total},
+                   {"reserved_bytes", b.reserved},
+                   {"critical_reserve_bytes", config.pipeline.reserve_bytes},
+                   {"peak_bytes", b.peak},
+                   {"waiting", b.waiting},
+                   {"grants", b.grants},
+                   {"refusals", b.refusals},
                    {"timeouts", b.timeouts}};
   out["memory"] = plan_text;  // the start-up line: predicted peak at the limits, and the cap
   out["params"] = {{"hot", s.hot},
@@ -178,6 +194,11 @@ std::string Engine::Impl::metrics_text() const {
   out += fmt::format("zkpipe_queue_depth{{queue=\"synthesis\"}} {}\n", synth_queue.size());
   out += fmt::format("zkpipe_queue_depth{{queue=\"ready\"}} {}\n", ready.size());
   out += fmt::format("zkpipe_queue_depth{{queue=\"finalize\"}} {}\n", started.size());
+  family("zkpipe_deadline_at_risk_jobs", "gauge",
+         "Unfinished jobs whose deadline the estimate says they miss.");
+  uint64_t at_risk = 0;
+  for (const auto& [id, job] : jobs) at_risk += !ended(*job) && job->deadline_at_risk;
+  out += fmt::format("zkpipe_deadline_at_risk_jobs {}\n", at_risk);
   family("zkpipe_budget_bytes", "gauge", "The memory budget: total, reserved now, peak.");
   out += fmt::format("zkpipe_budget_bytes{{kind=\"total\"}} {}\n", b.total);
   out += fmt::format("zkpipe_budget_bytes{{kind=\"reserved\"}} {}\n", b.reserved);

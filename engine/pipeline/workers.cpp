@@ -62,7 +62,9 @@ void Engine::Impl::reporter_loop() {
 
 void Deferred::flush() {
   for (const std::string& w : warnings) spdlog::warn("{}", w);
+  for (const std::string& n : notes) spdlog::info("{}", n);
   warnings.clear();
+  notes.clear();
   work.clear();
   plugins.clear();
 }
@@ -96,7 +98,7 @@ void Engine::Impl::end_job(Job& job, JobState state, Status status, Deferred& la
   job.status = std::move(status);
   job.ended_ns = trace.now_ns();
   for (uint32_t p = 0; p < job.info.partitions; ++p) {
-    const QueueKey key{static_cast<uint8_t>(job.priority), job.id, p};
+    const QueueKey key = job.key(p);
     synth_queue.erase(key);
     for (auto* queue : {&ready, &started}) {
       if (auto node = queue->extract(key)) {
@@ -150,7 +152,7 @@ void Engine::Impl::fail_partition(Job& job, uint32_t p, const Status& status, bo
     job.parts[p] = PartState::kQueued;
     job.proofs[p].reset();
     job.queued_ns[p] = trace.now_ns();
-    synth_queue.insert({static_cast<uint8_t>(job.priority), job.id, p});
+    synth_queue.insert(job.key(p));
     emit(job, EventKind::kQueued, p);
     ++counters.retries[job.type_name];
     synth_cv.notify_one();
@@ -212,6 +214,10 @@ Result<std::unique_ptr<PartitionWork>> Engine::Impl::synthesize(const std::share
   }
   wait.what = what + " working set";
   ZKP_ASSIGN_OR_RETURN(Reservation all, budget->reserve(working, wait));
+  if (job->priority == Priority::kCritical) {  // its memory is held: it is ready in a moment
+    std::lock_guard lock(mu);
+    critical_synthesizing.insert(job->key(p));
+  }
   w->abc_reservation = all.split(m.abc);
   w->rest_reservation = std::move(all);
   t0 = trace.now_ns();
@@ -246,13 +252,19 @@ Result<std::unique_ptr<PartitionWork>> Engine::Impl::synthesize(const std::share
 void Engine::Impl::synthesis_loop(size_t worker) {
   const std::string track = fmt::format("synthesis-{}", worker);
   const size_t ready_limit = size_t{config.pipeline.ready_depth} * compute_workers;
+  // A CRITICAL partition is synthesized past the ready depth (one more per compute worker): it
+  // never waits for a ready slot that queued work holds.
+  auto may_start = [&] {
+    if (paused || synth_queue.empty()) return false;
+    const size_t taken = ready.size() + synth_active;
+    return taken < ready_limit ||
+           (synth_queue.begin()->priority == static_cast<uint8_t>(Priority::kCritical) &&
+            taken < ready_limit + compute_workers);
+  };
   std::unique_lock lock(mu);
   for (;;) {
     worker_state[track] = "idle";
-    synth_cv.wait(lock, [&] {
-      return stopping ||
-             (!paused && !synth_queue.empty() && ready.size() + synth_active < ready_limit);
-    });
+    synth_cv.wait(lock, [&] { return stopping || may_start(); });
     if (stopping) return;
     const QueueKey key = *synth_queue.begin();
     synth_queue.erase(synth_queue.begin());
@@ -285,6 +297,7 @@ void Engine::Impl::synthesis_loop(size_t worker) {
     double lock_wait = 0;
     lock = lock_timed(&lock_wait);
     --synth_active;
+    if (critical_synthesizing.erase(key) > 0) compute_cv.notify_all();
     if (!work.ok()) {
       fail_partition(*job, p, work.status(), retryable(work.status()), later);
     } else if (ended(*job)) {
@@ -298,7 +311,11 @@ void Engine::Impl::synthesis_loop(size_t worker) {
       job->parts[p] = PartState::kReady;
       emit(*job, EventKind::kSynthesized, p);
       ready.emplace(key, std::move(*work));
-      compute_cv.notify_one();
+      if (key.priority == static_cast<uint8_t>(Priority::kCritical)) {
+        compute_cv.notify_all();  // a worker may be holding off for it
+      } else {
+        compute_cv.notify_one();
+      }
     }
     synth_cv.notify_one();
     if (!later.empty()) {
@@ -328,11 +345,25 @@ void Engine::Impl::compute_loop(size_t device, size_t worker) {
   const std::string dev = compute->device_name(device);
   const std::string track = fmt::format("compute-{}-{}", dev, worker);
   const std::string device_track = "device-" + dev;
+  // True while a CRITICAL partition that holds its memory is being synthesized and would come
+  // before every ready one: then one compute worker per such partition waits for it instead of
+  // starting work queued behind it (the wait is its synthesis time, never a memory wait).
+  auto critical_coming = [&] {
+    return !critical_synthesizing.empty() &&
+           (ready.empty() || *critical_synthesizing.begin() < ready.begin()->first);
+  };
   std::unique_lock lock(mu);
   for (;;) {
     worker_state[track] = "idle";
     compute_cv.wait(lock, [&] { return stopping || !ready.empty(); });
     if (stopping) return;
+    if (critical_coming() && compute_held < critical_synthesizing.size()) {
+      ++compute_held;
+      worker_state[track] = "waiting for a CRITICAL partition's synthesis";
+      compute_cv.wait(lock, [&] { return stopping || !critical_coming(); });
+      --compute_held;
+      continue;
+    }
     if (Status health = compute->device_status(device); !health.ok()) {
       retire_compute_worker(track, health, lock);
       return;

@@ -59,6 +59,16 @@ std::vector<ProofTypePreset> ProofTypePlugin::presets() const {
   return out;
 }
 
+Result<int> ProofTypePlugin::run_command(const std::vector<std::string>& args) const {
+  if (table_->header.struct_size < offsetof(zkp_proof_type, command) + sizeof table_->command) {
+    return invalid_argument(what() + " has no commands: its plugin was built before ABI 1.3");
+  }
+  if (table_->command == nullptr) return invalid_argument(what() + " has no commands");
+  std::vector<const char*> argv{name_.c_str()};
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  return static_cast<int>(table_->command(static_cast<int32_t>(argv.size()), argv.data()));
+}
+
 std::string ProofTypePlugin::what() const {
   return "proof type '" + name_ + "'" + (library_.empty() ? "" : " (" + library_ + ")");
 }

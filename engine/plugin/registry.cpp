@@ -150,6 +150,14 @@ Status check_descriptor(const Manifest& m, const std::string& lib, const zkp_plu
         seen.push_back(name);
       }
     }
+    if (covers(h->struct_size, offsetof(zkp_proof_type, command), sizeof(void*))) {
+      if (t->default_priority > ZKP_PRIORITY_LOW) {
+        return fail("proof_type descriptor: default_priority " +
+                    std::to_string(t->default_priority) +
+                    " is not a priority (0 none, 1 critical .. 4 low)");
+      }
+      if (t->reserved_1_3 != 0) return fail("proof_type descriptor: reserved_1_3 is not zero");
+    }
   }
   if (h->kind == ZKP_KIND_COMPUTE) {
     auto* t = reinterpret_cast<const zkp_compute_backend*>(h);

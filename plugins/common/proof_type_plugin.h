@@ -10,6 +10,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <iterator>
 #include <map>
@@ -328,23 +329,63 @@ struct SampleRequestEntry {
   }
 };
 
+// zkp_proof_type.command over Command: int(std::span<const std::string> args), args[0] being the
+// type's name; an exception becomes a message on stderr and exit code 1.
+template <auto Command>
+struct CommandEntry {
+  static int32_t command(int32_t argc, const char* const* argv) {
+    try {
+      if (argc < 1 || argv == nullptr) {
+        std::fputs("command: no arguments (argv[0] is the proof type's name)\n", stderr);
+        return 2;
+      }
+      std::vector<std::string> args;
+      for (int32_t i = 0; i < argc; ++i) args.emplace_back(argv[i] == nullptr ? "" : argv[i]);
+      return Command(std::span<const std::string>(args));
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "%s: unexpected exception: %s\n", argv[0], e.what());
+    } catch (...) {
+      std::fprintf(stderr, "%s: unexpected exception\n", argv[0]);
+    }
+    return 1;
+  }
+};
+
+// The scheduling defaults of a proof type's requests (ABI 1.3): ZKP_PRIORITY_* and a deadline in
+// ms after submission (0: none).
+struct Schedule {
+  uint32_t priority = ZKP_PRIORITY_NONE;
+  uint64_t deadline_ms = 0;
+};
+
 }  // namespace zkpipe::plugins
 
 // Exports a proof-type plugin: its init (keeps the host table), its self-test (RunSelfTest:
 // Status()) and the ABI entry points over Parse. Use once, at namespace scope, in one .cpp.
 // Without presets (zkp_proof_type.preset_count 0, no sample_request):
-#define ZKP_EXPORT_PROOF_TYPE(kName, kVersion, Parse, RunSelfTest) \
-  ZKP_EXPORT_PROOF_TYPE_TABLE(kName, kVersion, Parse, RunSelfTest, nullptr, 0u, nullptr)
+#define ZKP_EXPORT_PROOF_TYPE(kName, kVersion, Parse, RunSelfTest)                       \
+  ZKP_EXPORT_PROOF_TYPE_TABLE(kName, kVersion, Parse, RunSelfTest, nullptr, 0u, nullptr, \
+                              (::zkpipe::plugins::Schedule{}), nullptr)
 
 // With presets: kPresets is a constant zkp_preset array at namespace scope (constant-initialized:
 // nothing runs in a static initializer) and Sample makes a preset's request (SampleRequestEntry).
 #define ZKP_EXPORT_PROOF_TYPE_WITH_PRESETS(kName, kVersion, Parse, RunSelfTest, kPresets, Sample) \
   ZKP_EXPORT_PROOF_TYPE_TABLE(                                                                    \
       kName, kVersion, Parse, RunSelfTest, kPresets, static_cast<uint32_t>(std::size(kPresets)),  \
-      (::zkpipe::plugins::SampleRequestEntry<Sample, kPresets>::sample_request))
+      (::zkpipe::plugins::SampleRequestEntry<Sample, kPresets>::sample_request),                  \
+      (::zkpipe::plugins::Schedule{}), nullptr)
+
+// With presets, scheduling defaults (kSchedule: a constexpr Schedule) and the type's own commands
+// (Command: see CommandEntry; `zkpipe-tool proof-type NAME ARGS...`).
+#define ZKP_EXPORT_PROOF_TYPE_SCHEDULED(kName, kVersion, Parse, RunSelfTest, kPresets, Sample,   \
+                                        kSchedule, Command)                                      \
+  ZKP_EXPORT_PROOF_TYPE_TABLE(                                                                   \
+      kName, kVersion, Parse, RunSelfTest, kPresets, static_cast<uint32_t>(std::size(kPresets)), \
+      (::zkpipe::plugins::SampleRequestEntry<Sample, kPresets>::sample_request), kSchedule,      \
+      (::zkpipe::plugins::CommandEntry<Command>::command))
 
 #define ZKP_EXPORT_PROOF_TYPE_TABLE(kName, kVersion, Parse, RunSelfTest, kPresetTable,           \
-                                    kPresetCount, kSampleRequest)                                \
+                                    kPresetCount, kSampleRequest, kSchedule, kCommand)           \
   namespace {                                                                                    \
   zkp_status zkp_proof_type_init(const zkp_host* host, zkp_error err) {                          \
     return ::zkpipe::sdk::guard(err, [&] { ::zkpipe::sdk::set_host(host); });                    \
@@ -369,4 +410,8 @@ struct SampleRequestEntry {
       kPresetCount,                                                                              \
       0u,                                                                                        \
       kSampleRequest,                                                                            \
+      (kSchedule).priority,                                                                      \
+      0u,                                                                                        \
+      (kSchedule).deadline_ms,                                                                   \
+      kCommand,                                                                                  \
   }

@@ -112,7 +112,12 @@ ZKP_PIN(zkp_proof_type, presets, 120);          // 1.2
 ZKP_PIN(zkp_proof_type, preset_count, 128);
 ZKP_PIN(zkp_proof_type, reserved_1_2, 132);
 ZKP_PIN(zkp_proof_type, sample_request, 136);
-static_assert(sizeof(zkp_proof_type) == 144);
+ZKP_PIN(zkp_proof_type, default_priority, 144);  // 1.3
+ZKP_PIN(zkp_proof_type, reserved_1_3, 148);
+ZKP_PIN(zkp_proof_type, default_deadline_ms, 152);
+ZKP_PIN(zkp_proof_type, command, 160);
+static_assert(sizeof(zkp_proof_type) == 168);
+static_assert(ZKP_PRIORITY_NONE == 0 && ZKP_PRIORITY_CRITICAL == 1 && ZKP_PRIORITY_LOW == 4);
 ZKP_PIN(zkp_preset, name, 0);
 ZKP_PIN(zkp_preset, description, 8);
 ZKP_PIN(zkp_preset, partitions, 16);
@@ -201,7 +206,7 @@ static_assert(static_cast<int>(Code::kAborted) == ZKP_ERR_ABORTED);
 
 TEST_CASE("ABI: version constants are the ones the changelog documents", "[abi]") {
   CHECK(ZKP_ABI_MAJOR == 1);
-  CHECK(ZKP_ABI_MINOR == 2);
+  CHECK(ZKP_ABI_MINOR == 3);
   CHECK(ZKP_ERROR_CAPACITY == 2048);
   CHECK(std::string(ZKP_PLUGIN_SYMBOL_NAME) == "zkp_plugin");
 }

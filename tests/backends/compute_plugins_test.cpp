@@ -86,7 +86,7 @@ TEST_CASE("compute plugins: cpu loads as a compute plugin and passes its self-te
   REQUIRE(p.ok());
   CHECK((*p)->available());
   CHECK((*p)->manifest.kind == "compute");
-  CHECK((*p)->header->abi_minor == 2);
+  CHECK((*p)->header->abi_minor == ZKP_ABI_MINOR);
   std::vector<char> msg(ZKP_ERROR_CAPACITY, '\0');
   CHECK((*p)->header->self_test(zkp_error{msg.data(), msg.size()}) == ZKP_OK);
   INFO(msg.data());

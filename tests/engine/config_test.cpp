@@ -175,7 +175,7 @@ TEST_CASE("Config: duplicate keys are rejected at the top level and nested", "[c
 TEST_CASE("Config: an unknown key lists the keys allowed at that level", "[config]") {
   CHECK(error_of("version: 1\nmemroy:\n  backend: a\n") ==
         "t.yaml:2:1: memroy: unknown key 'memroy' (allowed at the top level: version, "
-        "plugin_dirs, log, memory, compute, pipeline, params, server or store)");
+        "plugin_dirs, log, memory, compute, pipeline, params, server, store or scheduling)");
   CHECK(error_of(with_memory("  backend: a\n  capp: 1GiB\n")) ==
         "t.yaml:4:3: memory.capp: unknown key 'capp' (allowed in 'memory': backend, fallback, "
         "cap, on_cap, wait_timeout, huge_pages, reuse or preallocate)");

@@ -103,3 +103,56 @@ TEST_CASE("pipeline config: compute.backend names any compute plugin", "[config]
 }
 
 }  // namespace
+
+TEST_CASE("Pipeline config: pipeline.reserve and scheduling.defaults", "[config]") {
+  const Result<zkpipe::Config> none = parse("");
+  REQUIRE(none.ok());
+  CHECK(none->pipeline.reserve_bytes == 0);
+  CHECK(none->scheduling.defaults.empty());
+  const Result<zkpipe::Config> c = parse(
+      "pipeline: {budget: 8GiB, reserve: 2GiB}\n"
+      "scheduling:\n  defaults:\n    winning_post: {priority: critical, deadline: 15s}\n"
+      "    window_post: {deadline: 25m}\n    porep: {priority: low, deadline: none}\n");
+  INFO(c.status().to_string());
+  REQUIRE(c.ok());
+  CHECK(c->pipeline.reserve_bytes == 2ull << 30);
+  REQUIRE(c->scheduling.defaults.size() == 3);
+  const auto& winning = c->scheduling.defaults.at("winning_post");
+  CHECK(winning.priority == zkpipe::pipeline::Priority::kCritical);
+  CHECK(winning.deadline_ms == 15'000);
+  const auto& window = c->scheduling.defaults.at("window_post");
+  CHECK_FALSE(window.priority.has_value());
+  CHECK(window.deadline_ms == 25 * 60'000);
+  CHECK(c->scheduling.defaults.at("porep").priority == zkpipe::pipeline::Priority::kLow);
+  CHECK(c->scheduling.defaults.at("porep").deadline_ms == -1);
+  CHECK(parse("pipeline: {reserve: 0}\n").ok());
+
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"pipeline: {budget: 1GiB, reserve: 1GiB}\n",
+       "p.yaml:3:35: pipeline.reserve: the reserve for CRITICAL work must be below"},
+      {"pipeline: {reserve: 3XB}\n", "p.yaml:3:21: pipeline.reserve: unknown unit"},
+      {"scheduling: {when: 1}\n", "p.yaml:3:14: scheduling.when: unknown key 'when'"},
+      {"scheduling: {defaults: {Win-Post: {priority: high}}}\n",
+       "p.yaml:3:25: scheduling.defaults.Win-Post: 'Win-Post' is not a proof type's name"},
+      {"scheduling: {defaults: {porep: {priority: urgent}}}\n",
+       "p.yaml:3:43: scheduling.defaults.porep.priority: unknown value 'urgent'"},
+      {"scheduling: {defaults: {porep: {deadline: 0s}}}\n",
+       "p.yaml:3:43: scheduling.defaults.porep.deadline: '0s' is not a deadline"},
+      {"scheduling: {defaults: {porep: {deadline: soon}}}\n",
+       "p.yaml:3:43: scheduling.defaults.porep.deadline: 'soon' is not a deadline"},
+      {"scheduling: {defaults: {porep: {}}}\n",
+       "p.yaml:3:32: scheduling.defaults.porep: say a priority, a deadline or both"},
+      {"scheduling: {defaults: {porep: {order: 1}}}\n",
+       "p.yaml:3:33: scheduling.defaults.porep.order: unknown key 'order'"},
+      {"scheduling: {defaults: {porep: {priority: low}, porep: {priority: high}}}\n",
+       "p.yaml:3:49: scheduling.defaults.porep: duplicate key 'porep'"},
+  };
+  for (const auto& [yaml, prefix] : cases) {
+    const Result<zkpipe::Config> bad = parse(yaml);
+    INFO(yaml);
+    REQUIRE_FALSE(bad.ok());
+    INFO(bad.status().message());
+    CHECK(bad.status().code() == zkpipe::Code::kInvalidArgument);
+    CHECK(bad.status().message().rfind(prefix, 0) == 0);
+  }
+}

@@ -237,6 +237,35 @@ TEST_CASE("MemoryBudget: a higher-priority waiter that fits is granted at once",
   CHECK(big_status.ok());
 }
 
+TEST_CASE("MemoryBudget: the critical reserve is left free by every other priority", "[pipeline]") {
+  MemoryBudget budget(100, 30);
+  CHECK(budget.critical_reserve() == 30);
+  // A NORMAL reservation bigger than the total less the reserve can never be granted.
+  auto never = budget.reserve(80, opts("too big", Priority::kHigh));
+  REQUIRE_FALSE(never.ok());
+  CHECK(never.status().code() == Code::kResourceExhausted);
+  CHECK_THAT(never.status().message(), Contains("pipeline.reserve"));
+  Reservation backlog = must_reserve(budget, 60, opts("backlog"));
+  // 40 are free, but only 10 of them for NORMAL work: try_reserve and reserve_keeping refuse 20.
+  CHECK_FALSE(budget.try_reserve(20, "try").ok());
+  CHECK_FALSE(budget.reserve_keeping(20, 0, "held request").ok());
+  Status normal_status;
+  std::thread normal = reserve_on_thread(budget, 20, opts("normal"), &normal_status);
+  CHECK(wait_for_waiting(budget, 1));
+  // CRITICAL work takes the reserve at once, past the waiting NORMAL reservation; a CRITICAL
+  // job's held request may too.
+  Reservation urgent = must_reserve(budget, 30, opts("urgent", Priority::kCritical, 2s));
+  auto held = budget.reserve_keeping(5, 0, "critical request", Priority::kCritical);
+  CHECK(held.ok());
+  CHECK(budget.stats().reserved == 95);
+  urgent.release();
+  held->release();
+  CHECK(budget.stats().waiting == 1);  // 40 free, 10 for NORMAL: still waiting
+  backlog.release();
+  normal.join();
+  CHECK(normal_status.ok());
+}
+
 TEST_CASE("MemoryBudget: a cancel flag and notify end the wait with ABORTED", "[pipeline]") {
   MemoryBudget budget(100);
   Reservation all = must_reserve(budget, 100, opts("all"));

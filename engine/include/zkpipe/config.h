@@ -4,11 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "zkpipe/pipeline/priority.h"
 #include "zkpipe/status.h"
 
 namespace zkpipe {
@@ -66,6 +68,22 @@ struct PipelineConfig {
   uint32_t retries = 0;                    // tries after the first before a partition fails its job
   bool trim = false;                       // malloc_trim(0) after each finished job (timed)
   uint64_t overhead_bytes = 512ull << 20;  // planned process memory outside the budget
+  // Of the budget, what only CRITICAL work may take: a backlog of other work leaves this much
+  // free, so a deadline proof's partition never waits for memory behind it. 0: none.
+  uint64_t reserve_bytes = 0;
+};
+
+// scheduling.defaults.<proof type>: the priority and deadline of a type's requests when the
+// request says none, over the plugin's own defaults (zkp_proof_type.default_priority and
+// default_deadline_ms).
+struct ScheduleDefault {
+  std::optional<pipeline::Priority> priority;
+  std::optional<int64_t> deadline_ms;  // ms after submission; -1 ("none"): no deadline
+  SourceLocation location;
+};
+
+struct SchedulingConfig {
+  std::map<std::string, ScheduleDefault> defaults;  // by proof type
 };
 
 // `params:` where each circuit's params (and R1CS cache) are found, and what to do without them.
@@ -126,6 +144,7 @@ struct Config {
   ParamsConfig params;
   ServerConfig server;
   StoreConfig store;
+  SchedulingConfig scheduling;
 };
 
 // Reads and validates a config file. NOT_FOUND when it cannot be read, INVALID_ARGUMENT with

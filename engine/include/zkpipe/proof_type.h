@@ -84,6 +84,19 @@ inline Result<groth16::R1cs> record_r1cs(const zkp_proof_type* type, const zkp_j
 
 class PluginRegistry;
 
+// The scheduling defaults a descriptor declares (ABI 1.3): a ZKP_PRIORITY_* value (NONE when the
+// type has none) and a deadline in ms after submission (0: none). A 1.0-1.2 descriptor has none.
+struct ProofTypeSchedule {
+  uint32_t priority = ZKP_PRIORITY_NONE;
+  uint64_t deadline_ms = 0;
+};
+inline ProofTypeSchedule proof_type_schedule(const zkp_proof_type* type) {
+  if (type->header.struct_size < offsetof(zkp_proof_type, command) + sizeof type->command) {
+    return {};
+  }
+  return {type->default_priority, type->default_deadline_ms};
+}
+
 // A preset of a proof type (zkp_preset), copied out of the plugin's table.
 struct ProofTypePreset {
   std::string name;
@@ -113,6 +126,12 @@ class ProofTypePlugin {
   // type has no presets (saying whether its plugin predates ABI 1.2 or declares none); a plugin
   // failure as its code with the plugin's message, naming the plugin.
   Result<std::vector<uint8_t>> sample_request(const std::string& preset, uint64_t seed) const;
+
+  ProofTypeSchedule schedule() const { return proof_type_schedule(table_); }
+  // Runs the type's own command line (ABI 1.3 `command`; args[0] is the first argument after the
+  // type's name) and returns its exit code; INVALID_ARGUMENT when the type has no commands
+  // (saying whether its plugin predates ABI 1.3).
+  Result<int> run_command(const std::vector<std::string>& args) const;
 
  private:
   std::string what() const;  // "proof type 'porep' (/path/porep.so)"

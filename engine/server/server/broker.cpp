@@ -121,10 +121,12 @@ Result<JobBroker::Accepted> JobBroker::submit(pipeline::JobRequest request, bool
   job.proof_type = request.proof_type;
   job.circuit_id = checked.circuit_id;
   job.input = std::move(request.input);
-  job.priority = static_cast<uint8_t>(request.priority) + 1;  // the store's 1 critical .. 4 low
-  if (request.deadline) {
+  // The request's priority and deadline with its proof type's defaults applied, stored so
+  // that every worker's claims order by them.
+  job.priority = static_cast<uint8_t>(checked.priority) + 1;  // the store's 1 critical .. 4 low
+  if (checked.deadline) {
     job.deadline_ms = std::max<int64_t>(1, std::chrono::duration_cast<std::chrono::milliseconds>(
-                                               *request.deadline - std::chrono::steady_clock::now())
+                                               *checked.deadline - std::chrono::steady_clock::now())
                                                .count());
   }
   job.partitions = checked.partitions;

@@ -159,7 +159,8 @@ grpc::Status ProvingService::submit(const v1::SubmitProofRequest& req,
   job.proof_type = req.proof_type();
   job.input.assign(req.request().begin(), req.request().end());
   job.input_name = req.request_id().empty() ? "request" : "request " + req.request_id();
-  job.priority = *priority;
+  // UNSPECIFIED: the proof type's default (config scheduling.defaults, then its plugin's).
+  if (req.priority() != v1::PRIORITY_UNSPECIFIED) job.priority = *priority;
   if (req.deadline_ms() > 0) {
     job.deadline = std::chrono::steady_clock::now() + milliseconds(req.deadline_ms());
   }

@@ -7,7 +7,10 @@
 // (also under ThreadSanitizer). "fail_partition" makes synthesis of that partition (a position)
 // fail, as a plugin fault. Presets (ABI 1.2): "small" and "medium"; a sample request is the JSON
 // of the preset's rounds and partitions with the seed's low 32 bits. Built a second time with
-// ZKPIPE_MIMC_BARE as `mimc_bare`: the same proof type without presets.
+// ZKPIPE_MIMC_BARE as `mimc_bare`: the same proof type without presets, with scheduling defaults
+// (ABI 1.3: HIGH, a deadline of one hour) and one command for `zkpipe-tool proof-type`:
+// `echo ARGS...` prints "mimc_bare echo: ARGS" and exits 0, `fail` exits 3, anything else 2.
+#include <cstdio>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
@@ -125,10 +128,26 @@ Status run_self_test() {
   return plugins::self_test_sample<parse, sample>(kPresets, "small", 7);
 }
 
+#if ZKPIPE_MIMC_BARE
+int command(std::span<const std::string> args) {
+  if (args.size() >= 2 && args[1] == "echo") {
+    std::string line;
+    for (size_t i = 2; i < args.size(); ++i) line += (i > 2 ? " " : "") + args[i];
+    std::printf("%s echo: %s\n", args[0].c_str(), line.c_str());
+    return 0;
+  }
+  if (args.size() == 2 && args[1] == "fail") return 3;
+  std::fprintf(stderr, "%s: usage: echo ARGS... | fail\n", args[0].c_str());
+  return 2;
+}
+constexpr plugins::Schedule kSchedule{ZKP_PRIORITY_HIGH, 3'600'000};
+#endif
+
 }  // namespace
 
 #if ZKPIPE_MIMC_BARE
-ZKP_EXPORT_PROOF_TYPE(kName, "0.1.0", parse, run_self_test);
+ZKP_EXPORT_PROOF_TYPE_TABLE(kName, "0.1.0", parse, run_self_test, nullptr, 0u, nullptr, kSchedule,
+                            (plugins::CommandEntry<command>::command));
 #else
 ZKP_EXPORT_PROOF_TYPE_WITH_PRESETS(kName, "0.1.0", parse, run_self_test, kPresets, sample);
 #endif

@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
   CLI::App app{
       "zkpipe-bench-h2d: measures host-to-device bandwidth of each memory backend; exit 0 all "
       "measured, 1 any row skipped or failed, 2 bad input"};
-  app.set_version_flag("--version", "zkpipe-bench-h2d 0.1.0 (plugin ABI 1.2)");
+  app.set_version_flag("--version", "zkpipe-bench-h2d 0.1.0 (plugin ABI 1.3)");
   int exit_code = 0;
   zkpipe::tool::add_bench_h2d(app, &exit_code);
   try {

@@ -26,6 +26,14 @@ typedef struct zkp_preset {
 /* ABI 1.2: receives bytes a plugin produces; returns 0 to go on, non-zero to stop. */
 typedef int32_t (*zkp_write_fn)(void* ctx, const uint8_t* data, uint64_t bytes);
 
+/* ABI 1.3: request priorities, as in the RPC API and the job store (zkp_proof_type.
+ * default_priority); NONE: the type has no default (its requests are NORMAL unless said). */
+#define ZKP_PRIORITY_NONE 0u
+#define ZKP_PRIORITY_CRITICAL 1u
+#define ZKP_PRIORITY_HIGH 2u
+#define ZKP_PRIORITY_NORMAL 3u
+#define ZKP_PRIORITY_LOW 4u
+
 typedef struct zkp_job zkp_job;   /* opaque: a parsed, checked request; owned by the plugin */
 typedef struct zkp_r1cs zkp_r1cs; /* opaque: a recorded R1CS; owned by the plugin */
 
@@ -98,6 +106,19 @@ typedef struct zkp_proof_type {
    * Thread-safe. */
   zkp_status (*sample_request)(const char* preset, uint64_t seed, zkp_write_fn write, void* ctx,
                                zkp_error err);
+  /* ABI 1.3. Scheduling defaults of this type's requests, used when neither the request nor the
+   * config (scheduling.defaults.<type>) says: a ZKP_PRIORITY_* value (NONE: normal) and a
+   * deadline in milliseconds after submission (0: none). Deadline proofs (e.g. a PoSt) say
+   * CRITICAL or HIGH and their window. Absent (struct_size <= offsetof(zkp_proof_type,
+   * default_priority)): none. */
+  uint32_t default_priority;
+  uint32_t reserved_1_3; /* zero */
+  uint64_t default_deadline_ms;
+  /* ABI 1.3. The type's own command line, run by `zkpipe-tool proof-type TYPE ARGS...` (e.g.
+   * making vanilla proofs from sealed sectors): argv[0] is the type's name, argv[1..] the
+   * arguments; it writes to stdout and stderr and returns the exit code (0 success, 1 failure,
+   * 2 bad usage or input). init has been called. NULL: the type has no commands. */
+  int32_t (*command)(int32_t argc, const char* const* argv);
 } zkp_proof_type;
 
 #ifdef __cplusplus

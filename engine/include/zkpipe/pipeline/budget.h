@@ -78,7 +78,9 @@ struct ReserveOptions {
 
 class MemoryBudget {
  public:
-  explicit MemoryBudget(uint64_t total_bytes);
+  // `critical_reserve` of the total only CRITICAL reservations may take (pipeline.reserve):
+  // other priorities see total - critical_reserve, so a backlog of them leaves that much free.
+  explicit MemoryBudget(uint64_t total_bytes, uint64_t critical_reserve = 0);
   ~MemoryBudget();  // all reservations and waiters must be gone by then (asserted in debug)
   MemoryBudget(const MemoryBudget&) = delete;
   MemoryBudget& operator=(const MemoryBudget&) = delete;
@@ -97,7 +99,8 @@ class MemoryBudget {
   // A grant that races with a deadline, a cancel or close() wins: the reservation is returned.
   Result<Reservation> reserve(uint64_t bytes, const ReserveOptions& options);
 
-  // Non-blocking: a reservation if it fits now AND no one is waiting (does not jump the queue);
+  // Non-blocking: a reservation if it fits now AND no one is waiting (does not jump the queue;
+  // it counts as NORMAL, so it never takes the critical reserve);
   // else RESOURCE_EXHAUSTED. ABORTED when closed. bytes == 0 gives an empty reservation.
   Result<Reservation> try_reserve(uint64_t bytes, std::string_view what);
 
@@ -106,7 +109,8 @@ class MemoryBudget {
   // `keep_free` of the total to other reservations; else RESOURCE_EXHAUSTED naming the sizes
   // (ABORTED when closed). Such holdings never wait, so they cannot hold up the work ahead of
   // them, and never take the room of the largest piece of work (keep_free), so it proceeds.
-  Result<Reservation> reserve_keeping(uint64_t bytes, uint64_t keep_free, std::string_view what);
+  Result<Reservation> reserve_keeping(uint64_t bytes, uint64_t keep_free, std::string_view what,
+                                      Priority priority = Priority::kNormal);
 
   // Called (without the budget's lock held, by the head waiter's thread, one call at a time)
   // when the head waiter does not fit; it may release other reservations (e.g. evict cached
@@ -120,11 +124,13 @@ class MemoryBudget {
 
   BudgetStats stats() const;
   uint64_t total() const { return total_; }
+  uint64_t critical_reserve() const { return critical_reserve_; }
 
  private:
   friend class Reservation;
   struct Waiter {
     uint64_t bytes = 0;
+    Priority priority = Priority::kNormal;
     std::condition_variable cv;
     bool granted = false;
     bool reclaim_pending = true;  // may call the reclaimer when it is the head and does not fit
@@ -132,13 +138,23 @@ class MemoryBudget {
   using Key = std::pair<Priority, uint64_t>;  // (priority, arrival sequence)
 
   void release_bytes(uint64_t bytes, bool held);
-  bool fits_locked(uint64_t bytes) const { return bytes <= total_ - reserved_; }
+  // What a reservation of this priority may still take: the free bytes, less the critical
+  // reserve unless it is CRITICAL.
+  uint64_t available_locked(Priority priority) const {
+    const uint64_t free = total_ - reserved_;
+    if (priority == Priority::kCritical) return free;
+    return free > critical_reserve_ ? free - critical_reserve_ : 0;
+  }
+  bool fits_locked(uint64_t bytes, Priority priority) const {
+    return bytes <= available_locked(priority);
+  }
   void grant_locked(uint64_t bytes);
   // Grants the head while it fits; then, when `nudge` and a reclaimer is set, wakes a head that
   // does not fit so that it may call the reclaimer.
   void pump_locked(bool nudge);
 
   const uint64_t total_;
+  const uint64_t critical_reserve_;
   mutable std::mutex mu_;
   uint64_t reserved_ = 0;
   uint64_t held_ = 0;  // of reserved_: granted by reserve_keeping

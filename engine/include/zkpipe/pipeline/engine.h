@@ -2,8 +2,11 @@
 // plugin into N partitions; synthesis workers write witness and a/b/c into buffers of the memory
 // backend; compute workers (N per device) run prove_start and loop at once; finalizers run
 // prove_finish, verify (a finished job's partitions in one batch) and assemble the proof in
-// partition order. Queues are ordered by (priority, job sequence, partition). Everything large
-// is reserved in one memory budget; every step is a span of the run's trace.
+// partition order. Queues are ordered by (priority, deadline, job sequence, partition): within a
+// priority the earliest deadline first, then the oldest. A CRITICAL partition waits behind only
+// the partitions already proving: its synthesis starts ahead of queued work (past the ready
+// depth), a compute worker takes it next, and `pipeline.reserve` keeps budget for it. Everything
+// large is reserved in one memory budget; every step is a span of the run's trace.
 // Thread-safety: every public member is thread-safe.
 #pragma once
 
@@ -34,7 +37,10 @@ struct JobRequest {
   std::string proof_type;  // plugin name: porep, snapdeals, ...
   std::vector<uint8_t> input;
   std::string input_name;  // named in messages (a file name); defaults to the request id
-  Priority priority = Priority::kNormal;
+  // Unset: the proof type's default (config scheduling.defaults, then its plugin's), else normal.
+  std::optional<Priority> priority;
+  // Unset: the proof type's default likewise, else none. A job whose deadline passes before its
+  // last partition starts fails with DEADLINE_EXCEEDED.
   std::optional<std::chrono::steady_clock::time_point> deadline;
   std::string request_id;  // the caller's; a repeat with the same input attaches to the job
   // Partitions an earlier attempt already proved (a job store's checkpoints): position in the
@@ -83,6 +89,9 @@ struct Submitted {
   uint32_t queue_position = 0;  // unfinished jobs ahead of it in the queue order
   uint32_t partitions = 0;
   std::string circuit_id;
+  // The request's priority and deadline with the proof type's defaults applied.
+  Priority priority = Priority::kNormal;
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
 // A partition's (or the job's) progress, as Engine::watch reports it.
