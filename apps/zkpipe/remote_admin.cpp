@@ -129,6 +129,13 @@ std::string status_text(const v1::EngineStatus& st, const std::string& addr) {
       if (ps.attempts() > 1) out += fmt::format("(try {})", ps.attempts());
     }
     out += "\n";
+    if (j.has_deadline_in_seconds()) {
+      out += fmt::format("    deadline in {:.1f} s", j.deadline_in_seconds());
+      if (j.has_estimated_end_in_seconds()) {
+        out += fmt::format(", estimated to end in {:.1f} s", j.estimated_end_in_seconds());
+      }
+      out += j.deadline_at_risk() ? ": AT RISK (the estimate is past the deadline)\n" : "\n";
+    }
     if (!j.error().empty()) out += fmt::format("    error: {}\n", server_text(j.error()));
   }
   const v1::Counters& c = st.counters();

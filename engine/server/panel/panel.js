@@ -368,7 +368,9 @@
     const finished = jobs.filter((j) => kFinished.has(j.state));
     $('active-jobs').tBodies[0].replaceChildren(...(active.length ? active.map((j) =>
       el('tr', {'data-job': j.job, 'data-state': j.state},
-         el('td', {class: 'num'}, j.job), el('td', {}, j.proof_type), el('td', {}, j.priority),
+         el('td', {class: 'num'}, j.job), el('td', {}, j.proof_type),
+         el('td', {title: j.deadline_at_risk ? 'the estimate says its deadline is missed' : null},
+            j.deadline_at_risk ? j.priority + ' (deadline at risk)' : j.priority),
          el('td', {}, badge(j.state)), el('td', {class: 'num'}, partitionSummary(j)),
          el('td', {class: 'num'}, fmtSeconds(now - j.submitted_s))))
       : [emptyRow(6, 'nothing in flight')]));

@@ -202,6 +202,11 @@ void fill_status(const nlohmann::json& st, const pipeline::Engine& engine,
     s->set_priority(priority_to_proto(p.value_or(pipeline::Priority::kNormal)));
     s->set_state(state_from_name(job_state));
     s->set_error(get_or<std::string>(j, "error", ""));
+    if (j.contains("deadline_in_s")) s->set_deadline_in_seconds(j["deadline_in_s"].get<double>());
+    s->set_deadline_at_risk(get_or<bool>(j, "deadline_at_risk", false));
+    if (j.contains("estimated_end_in_s")) {
+      s->set_estimated_end_in_seconds(j["estimated_end_in_s"].get<double>());
+    }
     const nlohmann::json parts = j.value("partitions", nlohmann::json::array());
     for (const auto& part : parts) {
       v1::PartitionState* ps = s->add_partitions();

@@ -136,6 +136,7 @@ nlohmann::json panel_data(pipeline::Engine& engine, const ServiceState& state, d
     jobs.push_back({{"job", id},
                     {"proof_type", j.value("proof_type", "")},
                     {"priority", j.value("priority", "")},
+                    {"deadline_at_risk", j.value("deadline_at_risk", false)},
                     {"state", job_state},
                     {"submitted_s", j.value("submitted_s", 0.0)},
                     {"ended_s", j.contains("ended_s") ? j["ended_s"] : json(nullptr)},
