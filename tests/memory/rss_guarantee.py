@@ -48,8 +48,9 @@ def main():
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "configs",
                           "cpu.yaml")
     zkpipe = os.path.join(build, "bin", "zkpipe")
-    work = os.path.join(build, "tests", "rss_guarantee")  # kept: params are made once
-    params = os.path.join(work, "params")
+    work = os.path.join(build, "tests", "rss_guarantee")  # the requests, kept
+    # The build's shared test params (golden, package and interop use them too): made once.
+    params = os.path.join(build, "tests", "params")
     os.makedirs(params, exist_ok=True)
     failures, rows = [], []
     with tempfile.TemporaryDirectory() as tmp:

@@ -154,9 +154,10 @@ mv "$root/usr/lib/zkpipe/plugins.away" "$root/usr/lib/zkpipe/plugins"
 
 step "prove a tiny porep request with the installed zkpipe, plugins and cpu.yaml"
 # The tiny shape (2 partitions). Its params are made once by the development setup (13 s of
-# CPU) into the build dir and kept (like tests/memory/rss_guarantee.py's): --params-dir, so
-# nothing is written next to the installed config.
-params=$build/tests/package_test/params
+# CPU) into the build's shared test params (BUILD_DIR/tests/params: the golden, memory and
+# interop tests use them too, and whichever comes first makes them under the params lock):
+# --params-dir, so nothing is written next to the installed config.
+params=$build/tests/params
 mkdir -p "$params"
 (cd "$tmp" && timeout 60 "$tool" porep seal --shape tiny --seed package-test \
     --out tiny.sector >/dev/null &&
