@@ -3,11 +3,15 @@
 #   P/include/zkpipe/        the C ABI (abi/), sdk.h, status.h, output_file.h, file_io.h,
 #                            crypto/ (fields, curves), groth16/ (constraint system, R1CS), gadgets/ (Boolean,
 #                            UInt32, bits, SHA-256, Poseidon, Merkle) and sdk/proof_type_plugin.h
-#                            (the proof-type glue); nothing else of the engine
+#                            (the proof-type glue, with the vanilla formats' byte reader/writer
+#                            byte_io.h, JSON field reader json_fields.h and request.h), porep/
+#                            (shape, graph, seal, sector_file: sealed sectors and tree R);
+#                            nothing else of the engine
 #   P/lib/zkpipe/sdk/        the static, position-independent libraries behind those headers
 #   P/lib/zkpipe/cmake/      the package: find_package(zkpipe CONFIG) gives zkpipe::sdk (headers:
 #                            enough for a memory or compute plugin), zkpipe::proof_sdk (a proof
-#                            type: the glue, gadgets, groth16, crypto), and zkpipe_add_plugin()
+#                            type: the glue, gadgets, groth16, crypto), zkpipe::sector (sealed
+#                            sectors: zkpipe_sector), and zkpipe_add_plugin()
 #                            (plugins.cmake, with its linker version script plugin.map)
 # tests/sdk_plugin builds a memory plugin and a proof type against such a prefix.
 
@@ -19,11 +23,11 @@ target_link_libraries(zkpipe_proof_sdk INTERFACE zkpipe::sdk zkpipe::gadgets)
 target_include_directories(zkpipe_proof_sdk INTERFACE
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/plugins/common>)
 
-foreach(t sdk proof_sdk files crypto groth16 gadgets)
+foreach(t sdk proof_sdk files crypto groth16 gadgets sector)
   set_target_properties(zkpipe_${t} PROPERTIES EXPORT_NAME ${t})
 endforeach()
 install(TARGETS zkpipe_sdk zkpipe_proof_sdk zkpipe_files zkpipe_crypto zkpipe_groth16
-                zkpipe_gadgets
+                zkpipe_gadgets zkpipe_sector
         EXPORT zkpipeTargets
         ARCHIVE DESTINATION lib/zkpipe/sdk COMPONENT sdk)
 install(EXPORT zkpipeTargets NAMESPACE zkpipe:: DESTINATION lib/zkpipe/cmake COMPONENT sdk)
@@ -36,8 +40,19 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/include/zkpipe/crypto
                   ${PROJECT_SOURCE_DIR}/engine/include/zkpipe/groth16
                   ${PROJECT_SOURCE_DIR}/plugins/gadgets/include/zkpipe/gadgets
         DESTINATION include/zkpipe COMPONENT sdk FILES_MATCHING PATTERN "*.h")
+# The proof-type glue and the readers under the vanilla formats (byte_io.h, json_fields.h and
+# request.h need nlohmann_json, which a plugin project finds itself).
 install(FILES ${PROJECT_SOURCE_DIR}/plugins/common/proof_type_plugin.h
+              ${PROJECT_SOURCE_DIR}/plugins/common/byte_io.h
+              ${PROJECT_SOURCE_DIR}/plugins/common/json_fields.h
+              ${PROJECT_SOURCE_DIR}/plugins/common/request.h
         DESTINATION include/zkpipe/sdk COMPONENT sdk)
+# The sector library's headers (zkpipe::sector): not porep's vanilla proofs or circuit.
+install(FILES ${PROJECT_SOURCE_DIR}/plugins/porep/include/zkpipe/porep/shape.h
+              ${PROJECT_SOURCE_DIR}/plugins/porep/include/zkpipe/porep/graph.h
+              ${PROJECT_SOURCE_DIR}/plugins/porep/include/zkpipe/porep/seal.h
+              ${PROJECT_SOURCE_DIR}/plugins/porep/include/zkpipe/porep/sector_file.h
+        DESTINATION include/zkpipe/porep COMPONENT sdk)
 
 include(CMakePackageConfigHelpers)
 file(STRINGS ${PROJECT_SOURCE_DIR}/engine/include/zkpipe/abi/common.h abi_lines
@@ -63,7 +78,7 @@ install(FILES ${PROJECT_BINARY_DIR}/sdk/zkpipeConfig.cmake
 # the archives' debug info, most of their size (RelWithDebInfo: 67 MB -> 4.5 MB).
 install(CODE "
   if(CMAKE_INSTALL_DO_STRIP)
-    foreach(archive crypto files gadgets groth16)
+    foreach(archive crypto files gadgets groth16 sector)
       execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-debug
         \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/lib/zkpipe/sdk/libzkpipe_\${archive}.a\"
         RESULT_VARIABLE rc)

@@ -1,7 +1,7 @@
 // plugins/common/byte_io.h: the little-endian byte writer and the bounds-checked reader under
 // the vanilla-proof formats. Field elements are 32-byte canonical little-endian; the reader
 // refuses non-canonical ones. Every reader error names the input (`what`), the byte offset where
-// the field being read starts, and the field.
+// the field being read starts, and the field. Installed with the SDK as zkpipe/sdk/byte_io.h.
 // Thread-safety: one thread per Writer/Reader.
 #pragma once
 

@@ -1,7 +1,8 @@
 // plugins/common/json_fields.h: typed reads from the JSON form of vanilla proofs. Every error
 // names the input (`what`) and the JSON path of the key (".partitions[1].challenges[0].data");
 // an object with a key its format does not have is refused (only_keys), as the YAML config is.
-// Field elements are "0x" + 64 hex digits, big-endian canonical.
+// Field elements are "0x" + 64 hex digits, big-endian canonical. Installed with the SDK as
+// zkpipe/sdk/json_fields.h (needs nlohmann_json).
 // Thread-safety: const methods; reentrant.
 #pragma once
 

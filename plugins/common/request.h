@@ -1,7 +1,8 @@
 // plugins/common/request.h: a vanilla-proof request is binary, or JSON when its first
 // non-blank byte is '{'. decode_request picks the decoder; JSON syntax errors name the byte, no
 // JSON input makes it throw, and JSON nested deeper than kMaxJsonDepth is refused before it is
-// parsed ("nesting too deep", naming the byte).
+// parsed ("nesting too deep", naming the byte). Installed with the SDK as zkpipe/sdk/request.h
+// (needs nlohmann_json).
 // Thread-safety: reentrant.
 #pragma once
 

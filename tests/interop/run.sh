@@ -8,7 +8,9 @@
 # through the plugins, snarkjs verifies every partition's proof; at tiny also `zkpipe prove` (the
 # pipeline, configs/cpu.yaml) and snarkjs verifies its proofs; then the daemon (`zkpipe serve`,
 # the client's submit --wait over a unix socket and TCP, snarkjs verifies what it served); then
-# `zkpipe bench` with cpu.yaml and pageable.yaml side by side.
+# `zkpipe bench` with cpu.yaml and pageable.yaml side by side. The PoSt types (window_post,
+# winning_post: plugins built against the installed SDK) go the same way from sealed sectors,
+# through their own `zkpipe-tool proof-type TYPE vanilla` and `zkpipe prove`.
 # Needs BUILD_DIR/bin/zkpipe-tool, node and npm; snarkjs and the prepared ptau are cached under
 # BUILD_DIR/interop. One line per check, a summary, exit 1 on any failure.
 set -euo pipefail
@@ -26,6 +28,9 @@ PTAU_ENTROPY="zkpipe interop test: fixed entropy, not a ceremony"
 CACHE="$BUILD_DIR/interop"
 PTAU="$CACHE/pot${PTAU_POWER}_final.ptau"
 WORK="$CACHE/run"
+# Params: the build's shared test params (the golden, memory and package tests make the same
+# circuits there; whichever comes first makes them, under the params lock), kept between runs.
+PARAMS="$BUILD_DIR/tests/params"
 # The BLS12-381 group order r: public inputs are changed modulo r.
 R=52435875175126190479447740508185965837690552500527637822603658699938581184513
 
@@ -40,7 +45,7 @@ ensure_snarkjs "$BUILD_DIR" || exit 1
 snarkjs() { "$SNARKJS_BIN" "$@"; }
 
 rm -rf "$WORK"
-mkdir -p "$WORK"
+mkdir -p "$WORK" "$PARAMS"
 passed=0
 failed=0
 step=0
@@ -235,7 +240,7 @@ run_proof_type() {
   fi
   check "$name: $type check accepts the vanilla proofs" 0 "$TOOL" "$type" check "$vanilla" || true
   check "$name: prove-once proves and verifies every partition" 0 "$TOOL" prove-once \
-    --type "$type" --request "$vanilla" --params-dir "$WORK/params" --out "$dir/out" || return
+    --type "$type" --request "$vanilla" --params-dir "$PARAMS" --out "$dir/out" || return
   check "$name: snarkjs verifies partition 0" 0 snarkjs groth16 verify \
     "$dir/out/verification_key.json" "$dir/out/public_0.json" "$dir/out/proof_0.json" || true
   check "$name: snarkjs verifies partition 1" 0 snarkjs groth16 verify \
@@ -246,7 +251,7 @@ run_proof_type() {
   if [[ $shape == tiny ]]; then
     check "$name: zkpipe prove (the pipeline, cpu.yaml) proves and verifies" 0 "$ZKPIPE" prove \
       --config "$CONFIGS/cpu.yaml" --proof "$type" --input "$vanilla" \
-      --params-dir "$WORK/params" --out "$dir/pipeline.bin" --snarkjs "$dir/pipeline" || true
+      --params-dir "$PARAMS" --out "$dir/pipeline.bin" --snarkjs "$dir/pipeline" || true
     check "$name: snarkjs verifies the pipeline's partition 0" 0 snarkjs groth16 verify \
       "$dir/pipeline/verification_key.json" "$dir/pipeline/public_0.json" \
       "$dir/pipeline/proof_0.json" || true
@@ -260,11 +265,11 @@ run_proof_type() {
   flip_byte "$vanilla" "$dir/tampered.bin" -40
   check "$name: prove-once refuses a tampered path element, naming the partition" 0 \
     expect_output "partition 1, challenge" "$TOOL" prove-once --type "$type" \
-    --request "$dir/tampered.bin" --params-dir "$WORK/params" || true
+    --request "$dir/tampered.bin" --params-dir "$PARAMS" || true
   head -c 300 "$vanilla" >"$dir/truncated.bin"
   check "$name: prove-once refuses a truncated request, naming the byte offset" 0 \
     expect_output "byte offset" "$TOOL" prove-once --type "$type" \
-    --request "$dir/truncated.bin" --params-dir "$WORK/params" || true
+    --request "$dir/truncated.bin" --params-dir "$PARAMS" || true
 }
 
 for type in porep snapdeals; do
@@ -273,12 +278,68 @@ for type in porep snapdeals; do
   done
 done
 
+# The PoSt types (plugins/post, built against the installed SDK): three tiny sectors sealed with
+# `porep seal`, the vanilla proofs made by the plugin's own command line (`zkpipe-tool proof-type
+# TYPE vanilla`), proved through the pipeline (`zkpipe prove`, params made by the seeded setup);
+# snarkjs verifies every partition (window_post: 2, the second padded; winning_post: 1) and
+# rejects a changed public input; a tampered path element and a sector listed twice are refused
+# before any proving.
+POST_CONFIG="$WORK/post.yaml"
+cat >"$POST_CONFIG" <<EOF
+version: 1
+plugin_dirs: [$BUILD_DIR/plugins]
+log: {level: warn}
+memory: {backend: pageable}
+params: {dir: $PARAMS, missing: setup}
+EOF
+POST_RANDOMNESS=$(printf '%064x' 2026)
+seal_post_sectors() {
+  for i in 1 2 3; do
+    "$TOOL" porep seal --shape tiny --seed "post-$i" --out "$WORK/post-s$i.sector" || return
+  done
+}
+# run_post TYPE PARTITIONS
+run_post() {
+  local type=$1 parts=$2 dir="$WORK/$1" k
+  mkdir -p "$dir"
+  local sectors=(--sector "$WORK/post-s1.sector:101" --sector "$WORK/post-s2.sector:102"
+                 --sector "$WORK/post-s3.sector:103")
+  check "$type: zkpipe-tool proof-type $type vanilla (3 tiny sectors)" 0 "$TOOL" proof-type \
+    "$type" vanilla "${sectors[@]}" --randomness "$POST_RANDOMNESS" --out "$dir/vanilla.bin" ||
+    return
+  check "$type: zkpipe prove (the pipeline, params by the seeded setup) proves and verifies" 0 \
+    "$ZKPIPE" prove --config "$POST_CONFIG" --proof "$type" --input "$dir/vanilla.bin" \
+    --out "$dir/proof.bin" --snarkjs "$dir/sj" || return
+  for ((k = 0; k < parts; k++)); do
+    check "$type: snarkjs verifies partition $k" 0 snarkjs groth16 verify \
+      "$dir/sj/verification_key.json" "$dir/sj/public_$k.json" "$dir/sj/proof_$k.json" || true
+  done
+  check "$type: exactly $parts partition(s) proved" 1 test -e "$dir/sj/proof_$parts.json" || true
+  tamper_public "$dir/sj/public_0.json" "$dir/sj/public_0_tampered.json"
+  check "$type: snarkjs rejects partition 0 with its comm_r changed" 0 snarkjs_rejects \
+    "$dir/sj/verification_key.json" "$dir/sj/public_0_tampered.json" "$dir/sj/proof_0.json" ||
+    true
+  flip_byte "$dir/vanilla.bin" "$dir/tampered.bin" -40
+  check "$type: zkpipe prove refuses a tampered path element before proving, naming it" 0 \
+    expect_output "do not lead to comm_r_last" "$ZKPIPE" prove --config "$POST_CONFIG" \
+    --proof "$type" --input "$dir/tampered.bin" || true
+  check "$type: proof-type $type vanilla refuses a sector listed twice" 0 \
+    expect_output "sector 101 is listed twice" "$TOOL" proof-type "$type" vanilla \
+    --sector "$WORK/post-s1.sector:101" --sector "$WORK/post-s2.sector:101" \
+    --randomness "$POST_RANDOMNESS" --out "$dir/twice.bin" || true
+}
+if check "PoSt: porep seal three tiny sectors" 0 seal_post_sectors; then
+  run_post window_post 2
+  run_post winning_post 1
+fi
+
 # The daemon: `zkpipe serve` (cpu.yaml, the params made above) on a unix socket and on
-# 127.0.0.1; the client submits each tiny request over one of them, and snarkjs verifies the
-# proofs the server reported verified. SIGTERM then drains and exits 0.
+# 127.0.0.1; the client submits each tiny request (porep, snapdeals, window_post, winning_post)
+# over one of them, and snarkjs verifies the proofs the server reported verified. SIGTERM then
+# drains and exits 0.
 serve_started() {
   local out="$WORK/serve.out"
-  "$ZKPIPE" serve --config "$CONFIGS/cpu.yaml" --params-dir "$WORK/params" --http '' \
+  "$ZKPIPE" serve --config "$CONFIGS/cpu.yaml" --params-dir "$PARAMS" --http '' \
     --listen "unix://$WORK/zk.sock" --listen 127.0.0.1:0 >"$out" 2>"$WORK/serve.err" &
   SERVE_PID=$!
   for _ in $(seq 1 300); do
@@ -294,14 +355,18 @@ serve_stopped() {
   kill -TERM "$SERVE_PID" && wait "$SERVE_PID"
 }
 if check "zkpipe serve: starts on a unix socket and 127.0.0.1" 0 serve_started; then
-  for type in porep snapdeals; do
+  # type:partitions; the PoSt requests are the ones run_post made (their plugins' own priority
+  # and deadline: winning_post CRITICAL, window_post HIGH).
+  for spec in porep:2 snapdeals:2 window_post:2 winning_post:1; do
+    type=${spec%%:*}
     addr="unix://$WORK/zk.sock"
-    [[ $type == snapdeals ]] && addr=$SERVE_TCP
+    [[ $type == snapdeals || $type == winning_post ]] && addr=$SERVE_TCP
     dir="$WORK/$type-tiny"
+    [[ $type == *_post ]] && dir="$WORK/$type"
     check "zkpipe serve: $type tiny through zkpipe submit --wait ($addr)" 0 "$ZKPIPE" submit \
       --addr "$addr" --proof "$type" --input "$dir/vanilla.bin" --wait \
       --out "$dir/served.bin" --snarkjs "$dir/served" || true
-    for k in 0 1; do
+    for ((k = 0; k < ${spec##*:}; k++)); do
       check "zkpipe serve: snarkjs verifies the served $type partition $k" 0 snarkjs groth16 \
         verify "$dir/served/verification_key.json" "$dir/served/public_$k.json" \
         "$dir/served/proof_$k.json" || true
@@ -312,7 +377,7 @@ fi
 
 bench_ok() {
   "$ZKPIPE" bench --config "$CONFIGS/cpu.yaml" --config "$CONFIGS/pageable.yaml" --proof porep \
-    --preset tiny --jobs 2 --params-dir "$WORK/params" --out-dir "$WORK/bench" &&
+    --preset tiny --jobs 2 --params-dir "$PARAMS" --out-dir "$WORK/bench" &&
     for f in cpu.trace.json pageable.trace.json cpu.svg pageable.svg bench.json; do
       [[ -s "$WORK/bench/$f" ]] || { echo "missing $WORK/bench/$f"; return 1; }
     done
