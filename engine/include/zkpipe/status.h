@@ -146,7 +146,8 @@ inline std::optional<Code> code_from_int(int32_t value) {
 }
 
 // The Status of a plugin call that returned `rc` (a zkp_status) and wrote `message`: OK for
-// ZKP_OK, else "<what>: <message>" under the plugin's code. `what` names the plugin (and the
+// ZKP_OK, else "<what>: <message>" under the plugin's code (just the message when it starts with
+// "<what>:", as a parse message naming its request does). `what` names the plugin (and the
 // call): "memory backend 'pageable': release". A value that is no zkp_status code is the
 // plugin's bug: INTERNAL, naming the raw value.
 inline Status status_from_plugin(int32_t rc, std::string_view what, std::string_view message) {
@@ -157,6 +158,11 @@ inline Status status_from_plugin(int32_t rc, std::string_view what, std::string_
     text += ": returned " + std::to_string(rc) + ", which is no zkp_status code";
     if (!message.empty()) text += " (its message: " + std::string(message) + ")";
     return Status(Code::kInternal, std::move(text));
+  }
+  // A plugin that names the request itself (parse gets `what`) is not named twice.
+  if (!what.empty() && message.size() > what.size() && message.substr(0, what.size()) == what &&
+      message[what.size()] == ':') {
+    return Status(*code, std::string(message));
   }
   text += ": ";
   text += message;
