@@ -66,6 +66,7 @@ TEST_CASE("Engine: a request's priority and deadline come from it, the config, t
   bare.proof_type = "mimc_bare";
   bare.priority.reset();
   Result<pipeline::Submitted> c = engine->check(bare);
+  INFO(c.status().to_string());
   REQUIRE(c.ok());
   CHECK(c->priority == Priority::kHigh);
   REQUIRE(c->deadline);
