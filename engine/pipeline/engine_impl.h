@@ -188,11 +188,14 @@ struct Engine::Impl {
   std::map<uint64_t, std::shared_ptr<Job>> jobs;         // mu
   std::map<std::string, uint64_t> by_request_id;         // mu
   std::set<QueueKey> synth_queue;                        // mu
-  // mu: CRITICAL partitions holding their memory and being synthesized: a compute worker waits
-  // for the first of them rather than start a partition queued behind it (compute_loop).
-  std::set<QueueKey> critical_synthesizing;
-  size_t compute_held = 0;                            // mu: compute workers waiting for one of them
-  std::map<std::string, CircuitTimes> circuit_times;  // mu: by circuit id
+  // mu: partitions holding their memory and being synthesized. One of a higher priority than
+  // every ready partition is waited for by a compute worker rather than overtaken by them
+  // (compute_loop); such a partition is also synthesized past the ready depth (synthesis_loop).
+  std::set<QueueKey> synthesizing;
+  size_t compute_held = 0;  // mu: compute workers waiting for one of them
+  // Under mu: partitions in `synthesizing` of a higher priority than every ready one.
+  size_t urgent_synthesizing() const;
+  std::map<std::string, CircuitTimes> circuit_times;           // mu: by circuit id
   std::map<QueueKey, std::unique_ptr<PartitionWork>> ready;    // mu: synthesized
   std::map<QueueKey, std::unique_ptr<PartitionWork>> started;  // mu: for the finalizers
   std::deque<std::shared_ptr<Job>> proved_at_submit;           // mu: every partition came proved

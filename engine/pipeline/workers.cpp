@@ -214,9 +214,9 @@ Result<std::unique_ptr<PartitionWork>> Engine::Impl::synthesize(const std::share
   }
   wait.what = what + " working set";
   ZKP_ASSIGN_OR_RETURN(Reservation all, budget->reserve(working, wait));
-  if (job->priority == Priority::kCritical) {  // its memory is held: it is ready in a moment
+  {  // its memory is held: it is ready in a moment
     std::lock_guard lock(mu);
-    critical_synthesizing.insert(job->key(p));
+    synthesizing.insert(job->key(p));
   }
   w->abc_reservation = all.split(m.abc);
   w->rest_reservation = std::move(all);
@@ -252,14 +252,15 @@ Result<std::unique_ptr<PartitionWork>> Engine::Impl::synthesize(const std::share
 void Engine::Impl::synthesis_loop(size_t worker) {
   const std::string track = fmt::format("synthesis-{}", worker);
   const size_t ready_limit = size_t{config.pipeline.ready_depth} * compute_workers;
-  // A CRITICAL partition is synthesized past the ready depth (one more per compute worker): it
-  // never waits for a ready slot that queued work holds.
+  // A partition of a higher priority than every ready one (a deadline proof behind sealing work)
+  // is synthesized past the ready depth (one more per compute worker): it never waits for a
+  // ready slot that lower-priority work holds.
   auto may_start = [&] {
     if (paused || synth_queue.empty()) return false;
     const size_t taken = ready.size() + synth_active;
-    return taken < ready_limit ||
-           (synth_queue.begin()->priority == static_cast<uint8_t>(Priority::kCritical) &&
-            taken < ready_limit + compute_workers);
+    const bool overtakes =
+        ready.empty() || synth_queue.begin()->priority < ready.begin()->first.priority;
+    return taken < ready_limit || (overtakes && taken < ready_limit + compute_workers);
   };
   std::unique_lock lock(mu);
   for (;;) {
@@ -297,7 +298,7 @@ void Engine::Impl::synthesis_loop(size_t worker) {
     double lock_wait = 0;
     lock = lock_timed(&lock_wait);
     --synth_active;
-    if (critical_synthesizing.erase(key) > 0) compute_cv.notify_all();
+    if (synthesizing.erase(key) > 0) compute_cv.notify_all();
     if (!work.ok()) {
       fail_partition(*job, p, work.status(), retryable(work.status()), later);
     } else if (ended(*job)) {
@@ -311,11 +312,7 @@ void Engine::Impl::synthesis_loop(size_t worker) {
       job->parts[p] = PartState::kReady;
       emit(*job, EventKind::kSynthesized, p);
       ready.emplace(key, std::move(*work));
-      if (key.priority == static_cast<uint8_t>(Priority::kCritical)) {
-        compute_cv.notify_all();  // a worker may be holding off for it
-      } else {
-        compute_cv.notify_one();
-      }
+      compute_cv.notify_all();  // a worker may be holding off for it
     }
     synth_cv.notify_one();
     if (!later.empty()) {
@@ -341,26 +338,33 @@ void Engine::Impl::retire_compute_worker(const std::string& track, const Status&
   later.flush();
 }
 
+size_t Engine::Impl::urgent_synthesizing() const {
+  if (ready.empty()) return 0;  // nothing to overtake it
+  const uint8_t best_ready = ready.begin()->first.priority;
+  size_t n = 0;
+  for (const QueueKey& k : synthesizing) {
+    if (k.priority >= best_ready) break;  // ordered by priority first
+    ++n;
+  }
+  return n;
+}
+
 void Engine::Impl::compute_loop(size_t device, size_t worker) {
   const std::string dev = compute->device_name(device);
   const std::string track = fmt::format("compute-{}-{}", dev, worker);
   const std::string device_track = "device-" + dev;
-  // True while a CRITICAL partition that holds its memory is being synthesized and would come
-  // before every ready one: then one compute worker per such partition waits for it instead of
-  // starting work queued behind it (the wait is its synthesis time, never a memory wait).
-  auto critical_coming = [&] {
-    return !critical_synthesizing.empty() &&
-           (ready.empty() || *critical_synthesizing.begin() < ready.begin()->first);
-  };
+  // While a partition that holds its memory is being synthesized and has a higher priority than
+  // every ready one, one compute worker per such partition waits for it instead of starting
+  // lower-priority work (the wait is its synthesis time, never a memory wait).
   std::unique_lock lock(mu);
   for (;;) {
     worker_state[track] = "idle";
     compute_cv.wait(lock, [&] { return stopping || !ready.empty(); });
     if (stopping) return;
-    if (critical_coming() && compute_held < critical_synthesizing.size()) {
+    if (compute_held < urgent_synthesizing()) {
       ++compute_held;
-      worker_state[track] = "waiting for a CRITICAL partition's synthesis";
-      compute_cv.wait(lock, [&] { return stopping || !critical_coming(); });
+      worker_state[track] = "waiting for a higher-priority partition's synthesis";
+      compute_cv.wait(lock, [&] { return stopping || urgent_synthesizing() == 0; });
       --compute_held;
       continue;
     }

@@ -3,10 +3,11 @@
 // backend; compute workers (N per device) run prove_start and loop at once; finalizers run
 // prove_finish, verify (a finished job's partitions in one batch) and assemble the proof in
 // partition order. Queues are ordered by (priority, deadline, job sequence, partition): within a
-// priority the earliest deadline first, then the oldest. A CRITICAL partition waits behind only
-// the partitions already proving: its synthesis starts ahead of queued work (past the ready
-// depth), a compute worker takes it next, and `pipeline.reserve` keeps budget for it. Everything
-// large is reserved in one memory budget; every step is a span of the run's trace.
+// priority the earliest deadline first, then the oldest. A partition of a higher priority than
+// every ready one waits behind only the partitions in flight: its synthesis starts ahead of
+// queued work (past the ready depth), a compute worker takes it next, and `pipeline.reserve`
+// keeps budget for CRITICAL work. Everything large is reserved in one memory budget; every step
+// is a span of the run's trace.
 // Thread-safety: every public member is thread-safe.
 #pragma once
 
