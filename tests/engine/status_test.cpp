@@ -63,8 +63,8 @@ TEST_CASE("Status: a plugin's code outside the known ones becomes INTERNAL namin
   CHECK(known.code() == Code::kResourceExhausted);
   CHECK(known.message() == "memory backend 'x': allocate: over cap");
   // A message that already starts with what it is about is not prefixed twice.
-  const zkpipe::Status named = status_from_plugin(ZKP_ERR_INVALID_ARGUMENT, "v.bin",
-                                                  "v.bin: byte offset 40: not canonical");
+  const zkpipe::Status named =
+      status_from_plugin(ZKP_ERR_INVALID_ARGUMENT, "v.bin", "v.bin: byte offset 40: not canonical");
   CHECK(named.message() == "v.bin: byte offset 40: not canonical");
   CHECK(status_from_plugin(ZKP_ERR_INVALID_ARGUMENT, "v.bin", "v.bin.old: x").message() ==
         "v.bin: v.bin.old: x");
