@@ -147,28 +147,30 @@ TEST_CASE("MontField: secure random values are in range and differ", "[crypto]")
   CHECK(limbs_less(a.to_canonical(), Fr::kModulus));
 }
 
+// The edge values of the products: 0, 1, -1, +-2, and the raw Montgomery words 1, p - 1, p - 2
+// and 2^(64(n-1)) (the extremes of the reduction).
+template <typename F>
+std::vector<F> product_edges() {
+  std::vector<F> v{F::zero(), F::one(), -F::one(), -F::from_u64(2), F::from_u64(2)};
+  for (uint64_t k : {1, 2}) {
+    F x;
+    for (size_t i = 0; i < F::kLimbs; ++i) x.l[i] = F::kModulus[i];
+    x.l[0] -= k;
+    v.push_back(x);
+  }
+  F one_raw{}, top{};
+  one_raw.l[0] = 1;
+  top.l[F::kLimbs - 1] = 1;
+  v.push_back(one_raw);
+  v.push_back(top);
+  return v;
+}
+
 TEST_CASE("MontField: the assembly multiplication agrees with the portable one", "[crypto]") {
   std::mt19937_64 rng(11);
-  auto edge = [](auto tag) {
-    using F = decltype(tag);
-    std::vector<F> v{F::zero(), F::one(), -F::one(), -F::from_u64(2), F::from_u64(2)};
-    // Raw Montgomery words 1, p - 1, p - 2 and 2^(64(n-1)) (the extremes of the reduction).
-    for (uint64_t k : {1, 2}) {
-      F x;
-      for (size_t i = 0; i < F::kLimbs; ++i) x.l[i] = F::kModulus[i];
-      x.l[0] -= k;
-      v.push_back(x);
-    }
-    F one_raw{}, top{};
-    one_raw.l[0] = 1;
-    top.l[F::kLimbs - 1] = 1;
-    v.push_back(one_raw);
-    v.push_back(top);
-    return v;
-  };
   auto check = [&](auto tag) {
     using F = decltype(tag);
-    std::vector<F> xs = edge(tag);
+    std::vector<F> xs = product_edges<F>();
     for (int i = 0; i < 2000; ++i) xs.push_back(F::random(rng));
     for (size_t i = 0; i + 1 < xs.size(); ++i) {
       REQUIRE(xs[i] * xs[i + 1] == xs[i].mul_portable(xs[i + 1]));
@@ -178,6 +180,33 @@ TEST_CASE("MontField: the assembly multiplication agrees with the portable one",
       REQUIRE(y == xs[i].mul_portable(xs[i + 1]));
       y *= y;
       REQUIRE(y == xs[i].mul_portable(xs[i + 1]).mul_portable(xs[i].mul_portable(xs[i + 1])));
+    }
+  };
+  check(Fp{});
+  check(Fr{});
+}
+
+// The device's product and square (mont_mul32.h: 32-bit carry chains, one PTX instruction a
+// step) run here with the carry flag emulated: every pair of edge values, then random ones.
+// Equal to mul_portable's results, they are canonical (< p) too.
+TEST_CASE("MontField: the 32-bit carry-chain product and square agree with the portable ones",
+          "[crypto]") {
+  std::mt19937_64 rng(13);
+  auto check = [&](auto tag) {
+    using F = decltype(tag);
+    const std::vector<F> edges = product_edges<F>();
+    for (const F& a : edges) {
+      INFO(a.to_hex());
+      REQUIRE(a.template sqr_chain<mul32::Emulated>() == a.mul_portable(a));
+      for (const F& b : edges) {
+        INFO(b.to_hex());
+        REQUIRE(a.template mul_chain<mul32::Emulated>(b) == a.mul_portable(b));
+      }
+    }
+    for (int i = 0; i < 5000; ++i) {
+      const F a = F::random(rng), b = F::random(rng);
+      REQUIRE(a.template mul_chain<mul32::Emulated>(b) == a.mul_portable(b));
+      REQUIRE(a.template sqr_chain<mul32::Emulated>() == a.mul_portable(a));
     }
   };
   check(Fp{});

@@ -15,6 +15,7 @@
 
 #include "zkpipe/crypto/bigint.h"
 #include "zkpipe/crypto/hd.h"
+#include "zkpipe/crypto/mont_mul32.h"
 #include "zkpipe/crypto/mont_mul_adx.h"
 #include "zkpipe/status.h"
 
@@ -181,7 +182,7 @@ struct MontField {
   // compile, for no gain. On the device the portable loop is inlined.
   ZKP_HD MontField operator*(const MontField& b) const {
 #if defined(__CUDA_ARCH__)
-    return mul_portable(b);
+    return mul_chain<mul32::Ptx>(b);
 #else
 #if defined(ZKP_HAVE_MONT_MUL_ADX)
     if constexpr (kLimbs == 4 || kLimbs == 6) {
@@ -224,8 +225,55 @@ struct MontField {
     r.reduce_once();
     return r;
   }
+  // The product and the square as 32-bit carry chains (mont_mul32.h): the device's arithmetic
+  // (Ops = mul32::Ptx, one PTX instruction per step); the tests run them on the host with
+  // mul32::Emulated against mul_portable.
+  template <typename Ops>
+  ZKP_HD MontField mul_chain(const MontField& b) const {
+    uint32_t x[2 * kLimbs], y[2 * kLimbs], q[2 * kLimbs], r[2 * kLimbs];
+    to_words(x);
+    b.to_words(y);
+    modulus_words(q);
+    Ops ops;
+    mul32::mont_mul<2 * kLimbs>(ops, r, x, y, q, static_cast<uint32_t>(kInv));
+    return from_words(r);
+  }
+  template <typename Ops>
+  ZKP_HD MontField sqr_chain() const {
+    uint32_t x[2 * kLimbs], q[2 * kLimbs], r[2 * kLimbs];
+    to_words(x);
+    modulus_words(q);
+    Ops ops;
+    mul32::mont_sqr<2 * kLimbs>(ops, r, x, q, static_cast<uint32_t>(kInv));
+    return from_words(r);
+  }
+  ZKP_HD void to_words(uint32_t* w) const {
+    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) {
+      w[2 * i] = static_cast<uint32_t>(l[i]);
+      w[2 * i + 1] = static_cast<uint32_t>(l[i] >> 32);
+    }
+  }
+  static ZKP_HD MontField from_words(const uint32_t* w) {
+    MontField r;
+    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) {
+      r.l[i] = uint64_t{w[2 * i]} | (uint64_t{w[2 * i + 1]} << 32);
+    }
+    return r;
+  }
+  static ZKP_HD void modulus_words(uint32_t* w) {
+    const LimbValues p = limb_values<Const::kModulus>();
+    ZKP_UNROLL for (size_t i = 0; i < kLimbs; ++i) {
+      w[2 * i] = static_cast<uint32_t>(p.v[i]);
+      w[2 * i + 1] = static_cast<uint32_t>(p.v[i] >> 32);
+    }
+  }
+
   ZKP_HD MontField sqr() const {
+#if defined(__CUDA_ARCH__)
+    return sqr_chain<mul32::Ptx>();
+#else
     return *this * *this;
+#endif
   }
 
   // this^e for an exponent given as little-endian limbs (any length), square-and-multiply.
