@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "crypto/vectors.h"
+#include "zkpipe/crypto/field_edges.h"
 #include "zkpipe/crypto/fp2.h"
 
 using namespace zkpipe::crypto;
@@ -147,30 +148,11 @@ TEST_CASE("MontField: secure random values are in range and differ", "[crypto]")
   CHECK(limbs_less(a.to_canonical(), Fr::kModulus));
 }
 
-// The edge values of the products: 0, 1, -1, +-2, and the raw Montgomery words 1, p - 1, p - 2
-// and 2^(64(n-1)) (the extremes of the reduction).
-template <typename F>
-std::vector<F> product_edges() {
-  std::vector<F> v{F::zero(), F::one(), -F::one(), -F::from_u64(2), F::from_u64(2)};
-  for (uint64_t k : {1, 2}) {
-    F x;
-    for (size_t i = 0; i < F::kLimbs; ++i) x.l[i] = F::kModulus[i];
-    x.l[0] -= k;
-    v.push_back(x);
-  }
-  F one_raw{}, top{};
-  one_raw.l[0] = 1;
-  top.l[F::kLimbs - 1] = 1;
-  v.push_back(one_raw);
-  v.push_back(top);
-  return v;
-}
-
 TEST_CASE("MontField: the assembly multiplication agrees with the portable one", "[crypto]") {
   std::mt19937_64 rng(11);
   auto check = [&](auto tag) {
     using F = decltype(tag);
-    std::vector<F> xs = product_edges<F>();
+    std::vector<F> xs = field_edge_values<F>();
     for (int i = 0; i < 2000; ++i) xs.push_back(F::random(rng));
     for (size_t i = 0; i + 1 < xs.size(); ++i) {
       REQUIRE(xs[i] * xs[i + 1] == xs[i].mul_portable(xs[i + 1]));
@@ -194,7 +176,7 @@ TEST_CASE("MontField: the 32-bit carry-chain product and square agree with the p
   std::mt19937_64 rng(13);
   auto check = [&](auto tag) {
     using F = decltype(tag);
-    const std::vector<F> edges = product_edges<F>();
+    const std::vector<F> edges = field_edge_values<F>();
     for (const F& a : edges) {
       INFO(a.to_hex());
       REQUIRE(a.template sqr_chain<mul32::Emulated>() == a.mul_portable(a));

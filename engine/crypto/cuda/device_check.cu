@@ -13,6 +13,7 @@
 
 #include "zkpipe/crypto/curves.h"
 #include "zkpipe/crypto/device_check.h"
+#include "zkpipe/crypto/field_edges.h"
 #include "zkpipe/cuda_check.h"
 
 namespace zkpipe::crypto {
@@ -40,8 +41,8 @@ struct Inputs {
   G1Affine qa;
 };
 struct Outputs {
-  Fp ab;
-  Fr cd;
+  Fp ab, aa;
+  Fr cd, cc;
   Fp2 ef;
   G1 pq, pp, pqa;
 };
@@ -52,7 +53,9 @@ __global__ void self_test_kernel(const Inputs* in, Outputs* out, size_t n) {
   const Inputs& x = in[i];
   Outputs& y = out[i];
   y.ab = x.a * x.b;
+  y.aa = x.a.sqr();
   y.cd = x.c * x.d;
+  y.cc = x.c.sqr();
   y.ef = x.e * x.f;
   y.pq = x.p + x.q;
   y.pp = x.p.dbl();
@@ -95,6 +98,15 @@ Status crypto_device_self_test(int device, size_t n) {
     x.p = p, x.q = p.dbl() + g1, x.qa = x.q.to_affine();
     p = p + g1;
   }
+  // The first pairs are every pair of the products' edge values (those the CPU tests use).
+  const std::vector<Fp> fp_edges = field_edge_values<Fp>();
+  const std::vector<Fr> fr_edges = field_edge_values<Fr>();
+  for (size_t i = 0; i < n && i < fp_edges.size() * fp_edges.size(); ++i) {
+    in[i].a = fp_edges[i / fp_edges.size()], in[i].b = fp_edges[i % fp_edges.size()];
+  }
+  for (size_t i = 0; i < n && i < fr_edges.size() * fr_edges.size(); ++i) {
+    in[i].c = fr_edges[i / fr_edges.size()], in[i].d = fr_edges[i % fr_edges.size()];
+  }
   DeviceBuffers buf;
   ZKP_CUDA_OK(cudaMalloc(&buf.in, n * sizeof(Inputs)));
   ZKP_CUDA_OK(cudaMalloc(&buf.out, n * sizeof(Outputs)));
@@ -111,8 +123,12 @@ Status crypto_device_self_test(int device, size_t n) {
     const char* bad = nullptr;
     if (!same_bytes(y.ab, x.a * x.b))
       bad = "Fp product";
+    else if (!same_bytes(y.aa, x.a * x.a))
+      bad = "Fp square";
     else if (!same_bytes(y.cd, x.c * x.d))
       bad = "Fr product";
+    else if (!same_bytes(y.cc, x.c * x.c))
+      bad = "Fr square";
     else if (!same_bytes(y.ef, x.e * x.f))
       bad = "Fp2 product";
     else if (!same_bytes(y.pq, x.p + x.q))

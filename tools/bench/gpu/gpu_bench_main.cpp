@@ -3,7 +3,8 @@
 // (7 transforms + pointwise) at 2^k, and the G1 MSM at 2^k with the bases resident. Each run
 // first checks the device against the CPU at the smallest size asked (results must be equal,
 // else exit 1), then times `--repeat` runs after one warm-up: medians, min and max, printed as a
-// table and written as JSON (--json). Used by scripts/gpu-check.
+// table and written as JSON (--json). Used by scripts/gpu-check. --static FILE needs no GPU: the
+// static report (static_model.h).
 #include <cuda_runtime_api.h>
 
 #include <fmt/format.h>
@@ -20,6 +21,7 @@
 #include "device_select.h"
 #include "msm.h"
 #include "ntt.h"
+#include "static_model.h"
 #include "zkpipe/clock.h"
 #include "zkpipe/crypto/fixed_base.h"
 #include "zkpipe/crypto/msm.h"
@@ -186,7 +188,12 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(1, 1000));
   app.add_option("--device", device, "CUDA device index");
   app.add_option("--json", json_path, "write the results here");
+  std::string static_path;
+  app.add_option("--static", static_path,
+                 "no GPU: print the static report of static_report.py's JSON (instruction "
+                 "counts, registers, spills) and the cost model's predictions, then exit");
   CLI11_PARSE(app, argc, argv);
+  if (!static_path.empty()) return run_static_report(static_path);
   json out;
   auto fail = [](const Status& s) {
     std::fprintf(stderr, "zkpipe-bench-gpu: %s\n", s.to_string().c_str());

@@ -3,7 +3,8 @@
 // over the recorded R1CS, on one core; constraints per second per core; and, with --prove, the
 // Groth16 prove time of the same partition (seeded development setup) for the synthesis/prove
 // ratio. Values are a blank partition (zeros), the same work for the gadgets as any values;
-// with --prove a sector is sealed first and partition 0 of its vanilla proofs is synthesized.
+// with --prove (and --scalars, which prints the witness's shares of 0, 1 and other values) a
+// sector is sealed first and partition 0 of its vanilla proofs is synthesized.
 // Thread-safety: main thread only.
 #include <algorithm>
 #include <bit>
@@ -32,7 +33,23 @@ struct Case {
   std::function<void(ConstraintSystem&)> synthesize;
 };
 
-int run_case(const Case& c, int runs, bool prove, unsigned threads) {
+// The witness's scalars by kind: the GPU MSM's cost model (static_report.py, README "GPU")
+// takes a storage proof's shares of 0 and 1 from here (every SHA-256 bit is a wire).
+void print_scalar_shares(const Case& c, const std::vector<Fr>& inputs, const std::vector<Fr>& aux) {
+  uint64_t zeros = 0, ones = 0, total = 0;
+  for (const std::vector<Fr>* v : {&inputs, &aux}) {
+    for (const Fr& x : *v) {
+      zeros += x.is_zero();
+      ones += x.is_one();
+      ++total;
+    }
+  }
+  fmt::print("{:<10} {:<7} witness scalars {:>9}: 0 {:5.1f}%  1 {:5.1f}%  other {:5.1f}%\n", c.type,
+             c.shape, total, 100.0 * zeros / total, 100.0 * ones / total,
+             100.0 * (total - zeros - ones) / total);
+}
+
+int run_case(const Case& c, int runs, bool prove, bool scalars, unsigned threads) {
   auto rec = ConstraintSystem::recorder();
   int64_t t = now_ns();
   c.synthesize(rec);
@@ -52,6 +69,7 @@ int run_case(const Case& c, int runs, bool prove, unsigned threads) {
     if (!evaluate_abc(r1cs, {inputs, aux}, a.data(), b.data(), cc.data(), n, 1).ok()) return 1;
     abc_s.push_back(seconds_since(t));
   }
+  if (scalars) print_scalar_shares(c, inputs, aux);
   const double w = median(witness_s), s = median(abc_s);
   uint64_t terms = r1cs.a.terms() + r1cs.b.terms() + r1cs.c.terms();
   std::string prove_text = "-";
@@ -94,6 +112,9 @@ int main(int argc, char** argv) {
   app.add_option("--shape", shapes, "presets")->delimiter(',');
   app.add_option("--runs", runs, "runs per case (median)");
   app.add_flag("--prove", prove, "also set up and prove each case (slow for large presets)");
+  bool scalars = false;
+  app.add_flag("--scalars", scalars,
+               "seal a sector and print the witness's shares of 0, 1 and other scalars");
   app.add_option("--threads", threads, "prover threads (0: all); synthesis runs on one core");
   CLI11_PARSE(app, argc, argv);
   for (const std::string& type : types) {
@@ -103,7 +124,7 @@ int main(int argc, char** argv) {
         auto shape = porep::find_shape(name);
         if (!shape.ok()) return fmt::print(stderr, "{}\n", shape.status().message()), 2;
         auto v = std::make_shared<porep::VanillaProofs>(porep::blank_proofs(*shape));
-        if (prove) {
+        if (prove || scalars) {
           const uint32_t k = 0;
           auto sector = porep::seal(*shape, porep::seed_from_string("bench"));
           *v = porep::make_vanilla_proofs(sector, porep::seed_from_string("bench"),
@@ -114,7 +135,7 @@ int main(int argc, char** argv) {
         auto shape = snapdeals::find_shape(name);
         if (!shape.ok()) return fmt::print(stderr, "{}\n", shape.status().message()), 2;
         auto v = std::make_shared<snapdeals::VanillaProofs>(snapdeals::blank_proofs(*shape));
-        if (prove) {
+        if (prove || scalars) {
           const uint32_t k = 0;
           auto key = porep::seal(porep::find_shape(name).value(), porep::seed_from_string("bench"),
                                  0, {}, porep::SectorData::kEmpty);
@@ -127,7 +148,7 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "unknown --type {}\n", type);
         return 2;
       }
-      if (run_case(c, runs, prove, threads) != 0) return 1;
+      if (run_case(c, runs, prove, scalars, threads) != 0) return 1;
     }
   }
   return 0;

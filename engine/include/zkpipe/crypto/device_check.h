@@ -12,7 +12,8 @@
 
 namespace zkpipe::crypto {
 
-// On `device`: n random Fp, Fr and Fp2 products and n G1 Jacobian additions, doublings and mixed
+// On `device`: n Fp, Fr and Fp2 products, Fp and Fr squares (every pair of the edge values of
+// zkpipe/crypto/field_edges.h first, then random) and n G1 Jacobian additions, doublings and mixed
 // additions, compared with the host's results. UNAVAILABLE without a driver or device; INTERNAL
 // naming the first differing operation and index otherwise. (G2 is left to the CUDA backend:
 // its forced-inline Fp2 point code alone took nvcc 6 minutes for three architectures.)

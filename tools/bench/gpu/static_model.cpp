@@ -1,0 +1,181 @@
+// The static report and cost model (static_model.h).
+#include "static_model.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "msm_plan.h"
+#include "ntt_plan.h"
+#include "zkpipe/status.h"
+
+namespace zkpipe::cuda_backend {
+namespace {
+
+using nlohmann::json;
+
+// One H200 SXM: 132 SMs at 1.98 GHz (boost), 4 schedulers per SM each issuing one warp
+// instruction (32 threads) per clock.
+constexpr double kClockHz = 1.98e9;
+constexpr double kIssuePerSecond = 132 * 4 * 32 * kClockHz;  // thread instructions
+// The hot loops are multiply-add chains, and the multiply-add lanes are half the issue lanes
+// (64 per SM per clock on sm_80 and sm_90): half the issue rate. Memory stalls, divergence and
+// occupancy are not modelled (the kernels have no spills and ample threads at these sizes).
+constexpr double kIssueEfficiency = 0.5;
+// One thread alone (a bucket no other warp shares the work of): its dependent multiply-adds
+// retire about one every 4 clocks.
+constexpr double kSerialPerSecond = 0.25 * kClockHz;
+// HBM3e: 4.8 TB/s, of which streaming kernels reach about 80%.
+constexpr double kMemoryPerSecond = 4.8e12 * 0.8;
+// A gathered affine base (104 B) costs one 128-byte line.
+constexpr double kGatherBytes = 128;
+// The device memory the MSM plan may use (H200: 141 GB; some left to the context).
+constexpr uint64_t kDeviceBytes = uint64_t{130} << 30;
+// Per NTT butterfly besides its two Fr products (twiddle hi * lo, then b * w) and two Fr
+// additions: two shared-memory loads and stores of 32 B, the index arithmetic. An estimate.
+constexpr double kButterflyOverhead = 40;
+
+double issue_seconds(double instructions) {
+  return instructions / (kIssuePerSecond * kIssueEfficiency);
+}
+
+}  // namespace
+
+MsmPrediction predict_msm_g1(size_t n, const OpCosts& ops, const ScalarShares& shares) {
+  const MsmGpuPlan plan = plan_msm_g1(n, kDeviceBytes);
+  MsmPrediction r;
+  r.window_bits = plan.window_bits;
+  r.windows = plan.windows;
+  const double entries = static_cast<double>(n) * plan.windows;
+  // Digits write 8 B per entry; each 8-bit radix pass reads and writes 8 B; bounds read 4 B.
+  const double sort_passes = std::ceil(plan.key_bits / 8.0);
+  r.sort_s = entries * (8 + 16 * sort_passes + 4) / kMemoryPerSecond;
+  // Uniform scalars: a non-zero digit in (nearly) every window, spread over the buckets; a warp
+  // waits for its longest run (Poisson: mean m, longest of 32 ~ m + 2.2 sqrt(m)).
+  const double other = static_cast<double>(n) * std::max(0.0, 1 - shares.zeros - shares.ones);
+  const double ones = static_cast<double>(n) * shares.ones;
+  const double run = other / plan.window_buckets;
+  const double spread = run > 0 ? (run + 2.2 * std::sqrt(run)) / run : 1;
+  const double compute = issue_seconds(other * plan.windows * ops.g1_add_mixed) * spread;
+  const double gathers = (other * plan.windows + ones) * kGatherBytes / kMemoryPerSecond;
+  r.accumulate_s = std::max(compute, gathers);
+  // A scalar 1 has one non-zero digit, 1 in window 0: every one lands in that one bucket, whose
+  // thread adds them one after another.
+  r.serial_s = (ones + run) * ops.g1_add_mixed / kSerialPerSecond;
+  // Each window: running sums over its buckets (2 additions each) per segment thread, the
+  // segment's offset (c - 1 doublings and additions), then the folds.
+  const double segments = plan.segments;
+  const double per_thread =
+      2.0 * plan.segment_len * ops.g1_add + (plan.window_bits - 1) * (ops.g1_dbl + ops.g1_add);
+  const double reduce_work = plan.windows * segments * per_thread +
+                             plan.windows * segments * ops.g1_add;  // the folds, about
+  r.reduce_s = std::max(issue_seconds(reduce_work), per_thread / kSerialPerSecond);
+  r.total_s = r.sort_s + std::max(r.accumulate_s, r.serial_s) + r.reduce_s;
+  return r;
+}
+
+NttPrediction predict_ntt(unsigned log_n, const OpCosts& ops) {
+  NttPrediction r;
+  auto plan = make_ntt_plan(log_n, NttOrder::kNaturalToReversed);
+  r.passes = plan.ok() ? plan->num_passes : 0;
+  const double n = std::ldexp(1.0, static_cast<int>(log_n));
+  const double butterflies = log_n * n / 2;
+  r.compute_s = issue_seconds(butterflies * (2 * ops.fr_mul + 2 * ops.fr_add + kButterflyOverhead));
+  r.memory_s = r.passes * n * 32 * 2 / kMemoryPerSecond;  // each pass reads and writes 32 B
+  r.total_s = std::max(r.compute_s, r.memory_s);
+  return r;
+}
+
+namespace {
+
+Result<double> op_count(const json& ops, const char* name) {
+  if (!ops.contains(name) || !ops[name].contains("instructions") ||
+      !ops[name]["instructions"].is_number()) {
+    return invalid_argument(fmt::format("ops.{}.instructions is missing", name));
+  }
+  return ops[name]["instructions"].get<double>();
+}
+
+std::string spills(const json& f) {
+  const int st = f.value("spill_stores", 0), ld = f.value("spill_loads", 0);
+  return st == 0 && ld == 0 ? "none" : fmt::format("{} B / {} B", st, ld);
+}
+
+std::string registers(const json& f) {
+  return f.contains("registers") && f["registers"].is_number()
+             ? std::to_string(f["registers"].get<int>())
+             : "?";
+}
+
+}  // namespace
+
+int run_static_report(const std::string& path) {
+  std::ifstream in(path);
+  json doc = json::parse(in, nullptr, false);
+  if (!in || doc.is_discarded() || !doc.is_object() || !doc.contains("ops")) {
+    std::fprintf(stderr, "zkpipe-bench-gpu --static: %s is not static_report.py's JSON\n",
+                 path.c_str());
+    return 1;
+  }
+  const json& ops_json = doc["ops"];
+  OpCosts ops;
+  const std::pair<const char*, double*> wanted[] = {
+      {"fp_mul", &ops.fp_mul}, {"fr_mul", &ops.fr_mul},
+      {"fr_add", &ops.fr_add}, {"g1_add_mixed", &ops.g1_add_mixed},
+      {"g1_add", &ops.g1_add}, {"g1_dbl", &ops.g1_dbl}};
+  for (const auto& [name, slot] : wanted) {
+    auto v = op_count(ops_json, name);
+    if (!v.ok()) {
+      std::fprintf(stderr, "zkpipe-bench-gpu --static: %s: %s\n", path.c_str(),
+                   v.status().message().c_str());
+      return 1;
+    }
+    *slot = *v;
+  }
+  std::printf(
+      "Static report of the sm_90 cubins (%s; %s): SASS instructions read off the\n"
+      "cubin (an operation = its probe kernel minus the load/store skeleton, +-8)\n\n",
+      path.c_str(), doc.value("nvcc", std::string("nvcc ?")).c_str());
+  std::printf("%-18s %8s %10s %8s %s\n", "operation", "SASS", "registers", "stack", "spills");
+  for (const auto& [name, f] : ops_json.items()) {
+    std::printf("%-18s %8d %10s %8d %s\n", name.c_str(), f.value("instructions", 0),
+                registers(f).c_str(), f.value("stack", 0), spills(f).c_str());
+  }
+  if (doc.contains("kernels") && !doc["kernels"].empty()) {
+    std::printf("\n%-72s %8s %10s %8s %s\n", "kernel", "SASS", "registers", "stack", "spills");
+    for (const auto& [name, f] : doc["kernels"].items()) {
+      std::printf("%-72.72s %8d %10s %8d %s\n", name.c_str(), f.value("instructions", 0),
+                  registers(f).c_str(), f.value("stack", 0), spills(f).c_str());
+    }
+  }
+  // The PoRep-like shares: a real porep 2KiB partition's witness (zkpipe-bench-synthesis
+  // --scalars: 48.0% zeros, 48.1% ones, 3.9% other).
+  const ScalarShares random{0, 0}, porep{0.480, 0.481};
+  std::printf(
+      "\nPREDICTED on one H200 (cost model in tools/bench/gpu/static_model.cpp; no GPU ran)\n");
+  std::printf("%-24s %3s %3s %9s %12s %10s %9s %10s\n", "G1 MSM", "c", "W", "sort ms", "accumulate",
+              "serial ms", "reduce", "total ms");
+  for (unsigned log_n : {20u, 22u, 24u}) {
+    for (const auto& [label, shares] :
+         {std::pair{"random", random}, std::pair{"PoRep-like", porep}}) {
+      const MsmPrediction p = predict_msm_g1(size_t{1} << log_n, ops, shares);
+      std::printf("2^%-2u %-19s %3u %3u %9.2f %12.2f %10.1f %9.2f %10.1f\n", log_n, label,
+                  p.window_bits, p.windows, 1e3 * p.sort_s, 1e3 * p.accumulate_s, 1e3 * p.serial_s,
+                  1e3 * p.reduce_s, 1e3 * p.total_s);
+    }
+  }
+  std::printf("\n%-24s %6s %12s %11s %10s\n", "NTT (Fr, ntt_nr)", "passes", "compute ms",
+              "memory ms", "total ms");
+  for (unsigned log_n : {20u, 24u, 26u}) {
+    const NttPrediction p = predict_ntt(log_n, ops);
+    std::printf("2^%-22u %6u %12.2f %11.2f %10.2f\n", log_n, p.passes, 1e3 * p.compute_s,
+                1e3 * p.memory_s, 1e3 * p.total_s);
+  }
+  return 0;
+}
+
+}  // namespace zkpipe::cuda_backend
