@@ -153,4 +153,23 @@ CudaInfo read_cuda_info() {
   return info;
 }
 
+std::string cuda_version_text(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+Status check_cuda_driver(int driver_version, int runtime_version) {
+  if (driver_version <= 0) {
+    return unavailable("no NVIDIA driver: code built with CUDA " +
+                       cuda_version_text(runtime_version) + " cannot run here");
+  }
+  const int major = runtime_version / 1000;
+  if (driver_version >= major * 1000) return ok_status();
+  // The first driver branch of each CUDA major version (NVIDIA's release notes).
+  const char* branch = major >= 13 ? "R580" : major == 12 ? "R525" : major == 11 ? "R450" : "";
+  return failed_precondition("driver too old for CUDA " + std::to_string(major) + ": needs " +
+                             (*branch != 0 ? std::string(branch) + "+" : "a newer driver") +
+                             " (this driver supports CUDA " + cuda_version_text(driver_version) +
+                             ")");
+}
+
 }  // namespace zkpipe

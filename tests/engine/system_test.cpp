@@ -275,3 +275,21 @@ TEST_CASE("system info: read_cuda_info without a GPU reports why, never crashes"
   }
   CHECK(info.driver_version >= 12000);
 }
+
+// The GPU check's first line (scripts/gpu-check-run): a driver too old for the CUDA runtime the
+// binaries carry is named as such, not left to look like a missing GPU.
+TEST_CASE("CUDA driver check: too old, new enough, none", "[system]") {
+  CHECK(check_cuda_driver(13000, 13000).ok());
+  CHECK(check_cuda_driver(13020, 13000).ok());  // a newer minor
+  CHECK(check_cuda_driver(13000, 13020).ok());  // minor-version compatibility
+  const Status old = check_cuda_driver(12040, 13000);
+  CHECK(old.code() == Code::kFailedPrecondition);
+  CHECK(old.message() ==
+        "driver too old for CUDA 13: needs R580+ (this driver supports CUDA 12.4)");
+  CHECK(check_cuda_driver(11080, 12020).message() ==
+        "driver too old for CUDA 12: needs R525+ (this driver supports CUDA 11.8)");
+  const Status none = check_cuda_driver(0, 13000);
+  CHECK(none.code() == Code::kUnavailable);
+  CHECK(none.message() == "no NVIDIA driver: code built with CUDA 13.0 cannot run here");
+  CHECK(cuda_version_text(12040) == "12.4");
+}

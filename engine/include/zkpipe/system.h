@@ -54,4 +54,14 @@ struct CudaInfo {
 // and says why when there is no driver or no device.
 CudaInfo read_cuda_info();
 
+// Whether a driver that supports CUDA `driver_version` (CudaInfo::driver_version, e.g. 12040;
+// 0: no driver) runs code built with the CUDA runtime `runtime_version` (cudaRuntimeGetVersion,
+// e.g. 13000): a runtime of major M needs a driver of CUDA M.0 or newer (minor-version
+// compatibility), whose branch is R580 for 13, R525 for 12, R450 for 11. OK; FAILED_PRECONDITION
+// "driver too old for CUDA 13: needs R580+ (this driver supports CUDA 12.4)"; UNAVAILABLE "no
+// NVIDIA driver" for 0.
+Status check_cuda_driver(int driver_version, int runtime_version);
+// "13.0" for 13000.
+std::string cuda_version_text(int version);
+
 }  // namespace zkpipe

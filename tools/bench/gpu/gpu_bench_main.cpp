@@ -4,15 +4,19 @@
 // first checks the device against the CPU at the smallest size asked (results must be equal,
 // else exit 1), then times `--repeat` runs after one warm-up: medians, min and max, printed as a
 // table and written as JSON (--json). Used by scripts/gpu-check. --static FILE needs no GPU: the
-// static report (static_model.h).
+// static report (static_model.h); --driver prints whether this driver can run the build (the
+// GPU check's first line); --jsonl writes each row as it finishes.
 #include <cuda_runtime_api.h>
 
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <vector>
@@ -47,6 +51,17 @@ std::vector<Fr> random_scalars(size_t n, uint64_t seed) {
     x.l[3] %= Fr::kModulus[3];
   }
   return v;
+}
+
+// --jsonl: one JSON line per finished row, flushed at once, so a run cut by its time limit still
+// leaves the rows it finished (scripts/gpu-check-run reads them).
+std::FILE* g_rows = nullptr;
+void emit_row(json& out, const char* kind, json row) {
+  out[kind].push_back(row);
+  if (g_rows == nullptr) return;
+  row["kind"] = kind;
+  std::fprintf(g_rows, "%s\n", row.dump().c_str());
+  std::fflush(g_rows);
 }
 
 struct Stats {
@@ -117,12 +132,13 @@ Status bench_ntt(const std::vector<unsigned>& logs, unsigned repeat, cudaStream_
                          }));
     std::printf("  NTT 2^%-2u  ntt_nr %9.3f ms (min %.3f, max %.3f)   quotient %9.3f ms\n", k,
                 one.median, one.min, one.max, q.median);
-    out["ntt"].push_back({{"log_n", k},
-                          {"ntt_nr_ms", one.median},
-                          {"ntt_nr_min_ms", one.min},
-                          {"ntt_nr_max_ms", one.max},
-                          {"quotient_ms", q.median},
-                          {"repeat", repeat}});
+    emit_row(out, "ntt",
+             {{"log_n", k},
+              {"ntt_nr_ms", one.median},
+              {"ntt_nr_min_ms", one.min},
+              {"ntt_nr_max_ms", one.max},
+              {"quotient_ms", q.median},
+              {"repeat", repeat}});
   }
   return ok_status();
 }
@@ -166,14 +182,30 @@ Status bench_msm(const std::vector<unsigned>& logs, unsigned repeat, cudaStream_
     const Stats st = summarize(ms);
     std::printf("  G1 MSM 2^%-2u %9.2f ms (min %.2f, max %.2f), bases resident\n", k, st.median,
                 st.min, st.max);
-    out["msm"].push_back({{"log_n", k},
-                          {"ms", st.median},
-                          {"min_ms", st.min},
-                          {"max_ms", st.max},
-                          {"scratch_bytes", scratch.bytes()},
-                          {"repeat", repeat}});
+    emit_row(out, "msm",
+             {{"log_n", k},
+              {"ms", st.median},
+              {"min_ms", st.min},
+              {"max_ms", st.max},
+              {"scratch_bytes", scratch.bytes()},
+              {"repeat", repeat}});
   }
   return ok_status();
+}
+
+// One line: the driver's CUDA version, the runtime's, and whether the driver is new enough
+// (zkpipe::check_cuda_driver). 0 when it is.
+int print_driver_line() {
+  const CudaInfo cuda = read_cuda_info();
+  int runtime = 0;
+  if (cudaRuntimeGetVersion(&runtime) != cudaSuccess) runtime = CUDART_VERSION;
+  const Status st = check_cuda_driver(cuda.driver_version, runtime);
+  const std::string driver =
+      cuda.driver_version > 0 ? "CUDA " + cuda_version_text(cuda.driver_version) : "none";
+  std::printf("driver: %s, runtime: CUDA %s: %s\n", driver.c_str(),
+              cuda_version_text(runtime).c_str(),
+              st.ok() ? "OK" : ("FAIL: " + st.message()).c_str());
+  return st.ok() ? 0 : 1;
 }
 
 int run(int argc, char** argv) {
@@ -188,12 +220,30 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(1, 1000));
   app.add_option("--device", device, "CUDA device index");
   app.add_option("--json", json_path, "write the results here");
+  std::string jsonl_path;
+  app.add_option("--jsonl", jsonl_path, "also write one JSON line per finished row here, at once");
+  bool driver_only = false;
+  app.add_flag("--driver", driver_only,
+               "print the driver's and the runtime's CUDA versions and whether this driver can "
+               "run this build (exit 1 if not), then exit");
   std::string static_path;
   app.add_option("--static", static_path,
                  "no GPU: print the static report of static_report.py's JSON (instruction "
                  "counts, registers, spills) and the cost model's predictions, then exit");
   CLI11_PARSE(app, argc, argv);
   if (!static_path.empty()) return run_static_report(static_path);
+  if (driver_only) return print_driver_line();
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // rows reach a redirected log as they finish
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> rows(nullptr, &std::fclose);
+  if (!jsonl_path.empty()) {
+    rows.reset(std::fopen(jsonl_path.c_str(), "w"));
+    if (!rows) {
+      std::fprintf(stderr, "zkpipe-bench-gpu: --jsonl %s: %s\n", jsonl_path.c_str(),
+                   std::strerror(errno));
+      return 1;
+    }
+    g_rows = rows.get();
+  }
   json out;
   auto fail = [](const Status& s) {
     std::fprintf(stderr, "zkpipe-bench-gpu: %s\n", s.to_string().c_str());
