@@ -7,11 +7,11 @@
 // and the device differs only in what each named instruction does.
 //
 // Multiplication is CIOS (one pass per word of b: a * b_i, then m p with m = t_0 (-p^-1)), each
-// pass as a lo chain and a hi chain, t kept in N + 1 words. Squaring is SOS: the off-diagonal
-// products once, doubled, the diagonal added, then N reduction passes. Both need
-// p < 2^(32N - 1) (asserted by the caller): then every intermediate fits the words written, the
-// result is below 2p, and one branch-free subtraction makes it canonical.
-// Thread-safety: pure functions; an Emulated chain belongs to one call.
+// pass as rows of adjacent (lo, hi) product pairs, the even and odd words apart. Squaring is SOS:
+// the off-diagonal products once, doubled, the diagonal added, then N reduction passes. Both need p
+// < 2^(32N - 1) (asserted by the caller): then every intermediate fits the words written, the
+// result is below 2p, and one branch-free subtraction makes it canonical. Thread-safety: pure
+// functions; an Emulated chain belongs to one call.
 #pragma once
 
 #include <cstddef>
@@ -75,7 +75,6 @@ struct Emulated {
 // One PTX instruction each; the carry flag is the hardware's. volatile keeps the chain's order
 // (the compiler does not see the flag); ptxas schedules the SASS knowing it.
 struct Ptx {
-  static __device__ __forceinline__ uint32_t lo(uint32_t a, uint32_t b) { return a * b; }
 #define ZKP_PTX3(name, op)                                                       \
   __device__ __forceinline__ uint32_t name(uint32_t a, uint32_t b, uint32_t c) { \
     uint32_t d;                                                                  \
