@@ -1,8 +1,11 @@
-// backends/compute/cuda/msm.h: G1 multi-scalar multiplication on the GPU (Pippenger, signed c-bit
-// digits, the (window, bucket) entries sorted on the device, one thread per bucket, segmented
-// window reductions; msm_plan.h picks c). The result equals crypto::msm as a point (Jacobian,
-// not normalized). Thread-safety: msm_g1 calls sharing one MsmScratch must not overlap; use one
-// scratch per stream or worker. Calls with different scratches are independent.
+// backends/compute/cuda/msm.h: G1 multi-scalar multiplication on the GPU for storage-proof
+// witnesses (mostly 0 and 1): the scalars split three ways on the device (0 skipped, 1 summed
+// in parallel, the rest through Pippenger: signed c-bit digits, the (window, bucket) entries
+// sorted on the device and cut into fixed spans per thread whatever the bucket sizes, XYZZ
+// buckets, segmented window reductions); msm_digits.h has the per-thread code and msm_plan.h
+// picks c. The result equals crypto::msm as a point (Jacobian, not normalized). Thread-safety:
+// msm_g1 calls sharing one MsmScratch must not overlap; use one scratch per stream or worker. Calls
+// with different scratches are independent.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -13,6 +16,7 @@
 #include "device.h"
 #include "msm_plan.h"
 #include "zkpipe/crypto/curves.h"
+#include "zkpipe/crypto/xyzz.h"
 #include "zkpipe/status.h"
 
 namespace zkpipe::cuda_backend {
@@ -29,24 +33,32 @@ class MsmScratch {
   void release();  // frees every buffer
 
   // The two halves of the double-buffered keys and values; each holds need.keys / 2 bytes.
+  // The ones' indices, then the rest's (need.indices / 2 bytes each).
+  uint32_t* indices(int half) const;
+  void* split_temp() const { return split_temp_.as<void>(); }
+  uint64_t split_temp_bytes() const { return split_temp_.bytes(); }
+  int* counts() const { return counts_.as<int>(); }  // ones, then the rest
+  crypto::G1Xyzz* ones() const { return ones_.as<crypto::G1Xyzz>(); }
   uint32_t* keys(int half) const;
   uint32_t* values(int half) const;
   void* sort_temp() const { return sort_temp_.as<void>(); }
   uint64_t sort_temp_bytes() const { return sort_temp_.bytes(); }
-  uint32_t* bounds() const { return bounds_.as<uint32_t>(); }  // begin, then end
-  crypto::G1* buckets() const { return buckets_.as<crypto::G1>(); }
-  crypto::G1* partials() const { return partials_.as<crypto::G1>(); }
+  uint32_t* piece_keys(int half) const;
+  crypto::G1Xyzz* pieces(int half) const;
+  crypto::G1Xyzz* buckets() const { return buckets_.as<crypto::G1Xyzz>(); }
+  crypto::G1Xyzz* partials() const { return partials_.as<crypto::G1Xyzz>(); }
 
  private:
-  DeviceMemory keys_, values_, sort_temp_, bounds_, buckets_, partials_;
+  DeviceMemory indices_, split_temp_, counts_, ones_, keys_, values_, sort_temp_, piece_keys_,
+      pieces_, buckets_, partials_;
 };
 
-// sum_i scalars[i] bases[i] for i < n. bases: device (or mapped host) memory, affine, infinity
-// allowed; scalars: device memory, Fr in its Montgomery form. Work is queued on `stream`; the call
-// returns after synchronizing it. plan: nullptr to plan for the device's free memory (plus what
-// `scratch` already holds); otherwise plan->n must be n. n == 0 gives the identity.
+// sum_i scalars[i] bases[i] for i < n (n <= 2^31 - 1). bases: device (or mapped host) memory,
+// affine, infinity allowed; scalars: device memory, Fr in its Montgomery form. Work is queued on
+// `stream`; the call synchronizes it twice (the split's counts, then the window sums). options:
+// the window size and the scratch budget (msm_plan.h); RESOURCE_EXHAUSTED naming the bytes when
+// even passes of the smallest chunk do not fit. n == 0 gives the identity.
 Result<crypto::G1> msm_g1(const crypto::G1Affine* bases, const crypto::Fr* scalars, size_t n,
-                          MsmScratch& scratch, cudaStream_t stream,
-                          const MsmGpuPlan* plan = nullptr);
+                          MsmScratch& scratch, cudaStream_t stream, const MsmOptions& options = {});
 
 }  // namespace zkpipe::cuda_backend

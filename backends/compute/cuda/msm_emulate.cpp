@@ -11,22 +11,97 @@
 
 namespace zkpipe::cuda_backend {
 
-using crypto::G1;
+using crypto::G1Affine;
 
-G1 msm_g1_emulate(const crypto::G1Affine* bases, const crypto::Fr* scalars, size_t n,
-                  const MsmGpuPlan& plan) {
-  if (n == 0 || plan.passes == 0) return G1::identity();
+namespace {
+
+// The pairwise fold of p[0, count) into p[0] (fold kernels: count / 2 threads per step).
+void fold_all(std::vector<G1Xyzz>& p, size_t count) {
+  for (; count > 1; count = (count + 1) / 2) {
+    for (size_t i = 0; i < count / 2; ++i) fold_step(p.data(), count, i);
+  }
+}
+
+// The accumulation levels of one pass over `entries` sorted entries; returns the level count and
+// raises max_elements to the most elements one thread added.
+unsigned accumulate(const G1Affine* bases, const std::vector<uint32_t>& keys,
+                    const std::vector<uint32_t>& values, uint32_t skip, bool add_to,
+                    std::vector<G1Xyzz>& buckets, uint64_t& max_elements) {
+  const size_t entries = keys.size();
+  uint32_t span = msm_span(entries);
+  size_t threads = span_threads(entries, span);
+  std::vector<uint32_t> piece_keys(2 * threads), next_keys(2 * threads);
+  std::vector<G1Xyzz> pieces(2 * threads), next(2 * threads);
+  for (size_t t = 0; t < threads; ++t) {
+    accumulate_entries(bases, keys.data(), values.data(), entries, span, t, skip, add_to,
+                       buckets.data(), piece_keys.data(), pieces.data());
+  }
+  max_elements = std::max<uint64_t>(max_elements, std::min<uint64_t>(span, entries));
+  unsigned levels = 1;
+  while (threads > 1) {
+    const size_t count = 2 * threads;
+    span = msm_span(count);
+    threads = span_threads(count, span);
+    for (size_t t = 0; t < threads; ++t) {
+      accumulate_pieces(piece_keys.data(), pieces.data(), count, span, t, skip, add_to,
+                        buckets.data(), next_keys.data(), next.data());
+    }
+    max_elements = std::max<uint64_t>(max_elements, std::min<uint64_t>(span, count));
+    piece_keys.swap(next_keys);
+    pieces.swap(next);
+    ++levels;
+  }
+  return levels;
+}
+
+}  // namespace
+
+MsmEmulation msm_g1_emulate(const G1Affine* bases, const crypto::Fr* scalars, size_t n,
+                            const MsmOptions& options) {
+  MsmEmulation r;
+  r.sum = crypto::G1::identity();
+  if (n == 0) return r;
+  // The split (a stable three-way partition of the point indices).
+  std::vector<uint32_t> ones, others;
+  for (size_t i = 0; i < n; ++i) {
+    const ScalarClass k = scalar_class(scalars[i]);
+    if (k == ScalarClass::kOne) ones.push_back(static_cast<uint32_t>(i));
+    if (k == ScalarClass::kOther) others.push_back(static_cast<uint32_t>(i));
+  }
+  r.ones = ones.size();
+  r.others = others.size();
+  // The ones: a span per thread, then the fold.
+  G1Xyzz ones_sum = G1Xyzz::identity();
+  if (!ones.empty()) {
+    const uint32_t span = msm_span(ones.size());
+    std::vector<G1Xyzz> partial(span_threads(ones.size(), span));
+    for (size_t t = 0; t < partial.size(); ++t) {
+      partial[t] = sum_indexed_bases(bases, ones.data(), ones.size(), span, t);
+    }
+    r.max_thread_elements = std::min<uint64_t>(span, ones.size());
+    fold_all(partial, partial.size());
+    ones_sum = partial[0];
+  }
+  const uint64_t budget = options.scratch_bytes != 0 ? options.scratch_bytes : uint64_t{64} << 30;
+  r.plan = plan_msm_g1(others.size(), budget - std::min(budget, msm_split_bytes(n).split()),
+                       options.window_bits);
+  const MsmGpuPlan& plan = r.plan;
+  if (plan.passes == 0) {
+    r.sum = ones_sum.to_jacobian();
+    return r;
+  }
   const unsigned c = plan.window_bits;
   const uint32_t skip = static_cast<uint32_t>(plan.buckets);
-  std::vector<G1> buckets(plan.buckets);
+  std::vector<G1Xyzz> buckets(plan.buckets, G1Xyzz::identity());  // zeroed once
   for (size_t pass = 0; pass < plan.passes; ++pass) {
     const size_t first = pass * plan.chunk;
-    const size_t count = std::min(plan.chunk, n - first);
+    const size_t count = std::min(plan.chunk, plan.n - first);
     const size_t entries = count * plan.windows;
-    // Digits kernel: one thread per point.
+    // Digits kernel: one thread per point of the pass.
     std::vector<uint32_t> keys(entries), values(entries);
     for (size_t i = 0; i < count; ++i) {
-      write_digit_entries(scalars[first + i], static_cast<uint32_t>(i), count, c, plan.windows,
+      const uint32_t index = others[first + i];
+      write_digit_entries(scalars[index], index, static_cast<uint32_t>(i), count, c, plan.windows,
                           keys.data(), values.data());
     }
     // Radix sort by the low key_bits of the keys (stable, as CUB's is).
@@ -42,19 +117,11 @@ G1 msm_g1_emulate(const crypto::G1Affine* bases, const crypto::Fr* scalars, size
       sorted_keys[j] = keys[order[j]];
       sorted_values[j] = values[order[j]];
     }
-    // Bounds kernel (after zeroing begin/end): one thread per sorted entry.
-    std::vector<uint32_t> begin(plan.buckets, 0), end(plan.buckets, 0);
-    for (size_t j = 0; j < entries; ++j) {
-      mark_run_bounds(sorted_keys.data(), entries, j, skip, begin.data(), end.data());
-    }
-    // Accumulation kernel: one thread per bucket; later passes add to the earlier ones' buckets.
-    for (uint64_t b = 0; b < plan.buckets; ++b) {
-      const G1 start = pass == 0 ? G1::identity() : buckets[b];
-      buckets[b] = accumulate_bucket(start, bases + first, sorted_values.data(), begin[b], end[b]);
-    }
+    r.levels = std::max(r.levels, accumulate(bases, sorted_keys, sorted_values, skip, pass > 0,
+                                             buckets, r.max_thread_elements));
   }
   // Reduction kernel: one thread per (window, segment).
-  std::vector<G1> partials(size_t{plan.windows} * plan.segments);
+  std::vector<G1Xyzz> partials(size_t{plan.windows} * plan.segments);
   for (size_t t = 0; t < partials.size(); ++t) {
     const size_t w = t / plan.segments, s = t % plan.segments;
     partials[t] = reduce_segment(buckets.data() + w * plan.window_buckets,
@@ -68,9 +135,10 @@ G1 msm_g1_emulate(const crypto::G1Affine* bases, const crypto::Fr* scalars, size
     }
   }
   // Copy of the window sums (strided: partial 0 of each window), then Horner on the host.
-  std::vector<G1> sums(plan.windows);
+  std::vector<G1Xyzz> sums(plan.windows);
   for (unsigned w = 0; w < plan.windows; ++w) sums[w] = partials[size_t{w} * plan.segments];
-  return combine_windows(sums.data(), plan.windows, c);
+  r.sum = combine_windows(sums.data(), plan.windows, c, ones_sum);
+  return r;
 }
 
 }  // namespace zkpipe::cuda_backend

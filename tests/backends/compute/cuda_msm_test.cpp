@@ -74,10 +74,10 @@ struct Stream {
 };
 
 G1 gpu_msm(const std::vector<G1Affine>& bases, const std::vector<Fr>& k, MsmScratch& scratch,
-           cudaStream_t stream, const MsmGpuPlan* plan = nullptr) {
+           cudaStream_t stream, const MsmOptions& options = {}) {
   const DeviceArray<G1Affine> db(bases);
   const DeviceArray<Fr> dk(k);
-  const auto r = msm_g1(db.get(), dk.get(), bases.size(), scratch, stream, plan);
+  const auto r = msm_g1(db.get(), dk.get(), bases.size(), scratch, stream, options);
   INFO(r.status().to_string());
   REQUIRE(r.ok());
   return *r;
@@ -130,8 +130,7 @@ TEST_CASE("CUDA MSM: one scratch reused across calls and window sizes", "[cuda]"
   for (unsigned c : {16u, 8u, 12u, 0u}) {
     INFO("c = " << c);
     const auto k = random_scalars(n, rng);
-    const MsmGpuPlan plan = plan_msm_g1(n, uint64_t{8} << 30, c);
-    CHECK(same(gpu_msm(bases, k, scratch, stream.s, &plan),
+    CHECK(same(gpu_msm(bases, k, scratch, stream.s, MsmOptions{c, uint64_t{8} << 30}),
                zkpipe::crypto::msm(bases.data(), k.data(), n)));
   }
 }
@@ -145,9 +144,34 @@ TEST_CASE("CUDA MSM: chunked passes for little device memory", "[cuda]") {
   const auto bases = random_bases(n, rng);
   const auto k = random_scalars(n, rng);
   const MsmGpuPlan full = plan_msm_g1(n, uint64_t{8} << 30);
-  const MsmGpuPlan plan = plan_msm_g1(n, full.scratch.total() / 4);
-  REQUIRE(plan.passes >= 2);
-  CHECK(same(gpu_msm(bases, k, scratch, stream.s, &plan),
+  const MsmOptions small{0, msm_split_bytes(n).split() + full.scratch.pippenger() / 4};
+  REQUIRE(plan_msm_g1(n, full.scratch.pippenger() / 4).passes >= 2);
+  CHECK(same(gpu_msm(bases, k, scratch, stream.s, small),
              zkpipe::crypto::msm(bases.data(), k.data(), n)));
+}
+
+TEST_CASE("CUDA MSM: PoRep-like scalars, all ones, one bucket of 2^20", "[cuda]") {
+  require_device();
+  std::mt19937_64 rng(25);
+  Stream stream;
+  MsmScratch scratch;
+  const size_t n = size_t{1} << 20;
+  const auto bases = random_bases(n, rng);
+  // A real porep 2KiB witness's shares (zkpipe-bench-synthesis --scalars), at random places.
+  std::vector<Fr> k = random_scalars(n, rng);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (Fr& x : k) {
+    const double v = u(rng);
+    if (v < 0.480) {
+      x = Fr::zero();
+    } else if (v < 0.961) {
+      x = Fr::one();
+    }
+  }
+  CHECK(same(gpu_msm(bases, k, scratch, stream.s), zkpipe::crypto::msm(bases.data(), k.data(), n)));
+  const std::vector<Fr> ones(n, Fr::one()), fives(n, Fr::from_u64(5));
+  const G1 sum = zkpipe::crypto::msm(bases.data(), ones.data(), n);
+  CHECK(same(gpu_msm(bases, ones, scratch, stream.s), sum));
+  CHECK(same(gpu_msm(bases, fives, scratch, stream.s), sum * Fr::from_u64(5)));
 }
 #endif

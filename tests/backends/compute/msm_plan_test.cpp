@@ -1,7 +1,8 @@
 // The GPU MSM's host side: plan choices (window size, segments, scratch, chunking, override),
-// signed-digit recoding reconstructing the scalar exactly for every c in 2..24, and the host
-// emulation of the kernels (msm_emulate.h) against crypto::msm over sizes, window sizes, zero
-// scalars, infinity bases, one giant bucket and chunked passes.
+// signed-digit recoding reconstructing the scalar exactly for every c in 2..24, the XYZZ bucket
+// arithmetic against the Jacobian code, and the host emulation of the kernels (msm_emulate.h)
+// against crypto::msm over sizes, window sizes, zero scalars, infinity bases, giant buckets,
+// chunked passes and the split of the scalars (PoRep-like shares, all ones, all zeros).
 #include <array>
 #include <cstdint>
 #include <random>
@@ -14,11 +15,13 @@
 #include "msm_emulate.h"
 #include "msm_plan.h"
 #include "zkpipe/crypto/msm.h"
+#include "zkpipe/crypto/xyzz.h"
 
 using namespace zkpipe::cuda_backend;
 using zkpipe::crypto::Fr;
 using zkpipe::crypto::G1;
 using zkpipe::crypto::G1Affine;
+using zkpipe::crypto::G1Xyzz;
 
 namespace {
 
@@ -58,10 +61,8 @@ L5 reconstruct(const Fr::L& k, unsigned c, unsigned windows, uint32_t* carry_out
   return acc;
 }
 
-G1 emulate(const std::vector<G1Affine>& bases, const std::vector<Fr>& k, unsigned c,
-           uint64_t device_bytes = 64 * kGiB) {
-  const MsmGpuPlan plan = plan_msm_g1(bases.size(), device_bytes, c);
-  return msm_g1_emulate(bases.data(), k.data(), bases.size(), plan);
+G1 emulate(const std::vector<G1Affine>& bases, const std::vector<Fr>& k, unsigned c) {
+  return msm_g1_emulate(bases.data(), k.data(), bases.size(), MsmOptions{c, 64 * kGiB}).sum;
 }
 
 }  // namespace
@@ -70,11 +71,13 @@ TEST_CASE("MSM GPU plan: window sizes, windows and segments are sane", "[compute
   for (unsigned log_n = 10; log_n <= 26; ++log_n) {
     const MsmGpuPlan p = plan_msm_g1(size_t{1} << log_n, 140 * kGiB);
     INFO("n = 2^" << log_n << " c = " << p.window_bits);
-    CHECK(p.window_bits >= 6);
-    CHECK(p.window_bits <= 20);
+    // Small MSMs take small windows (the device is underfilled whatever c; the fixed latencies
+    // of the reduction grow with c); large ones trade windows for buckets.
+    CHECK(p.window_bits >= kMsmMinWindowBits);
+    CHECK(p.window_bits <= 21);
     if (log_n >= 20 && log_n <= 24) {
-      CHECK(p.window_bits >= 12);
-      CHECK(p.window_bits <= 17);
+      CHECK(p.window_bits >= 14);
+      CHECK(p.window_bits <= 21);
     }
     CHECK(p.windows * p.window_bits >= 256);
     CHECK((p.windows - 1) * p.window_bits < 256);
@@ -94,7 +97,7 @@ TEST_CASE("MSM GPU plan: n = 0 is the empty plan", "[compute]") {
   CHECK(p.n == 0);
   CHECK(p.passes == 0);
   CHECK(p.fits);
-  CHECK(msm_g1_emulate(nullptr, nullptr, 0, p).is_identity());
+  CHECK(msm_g1_emulate(nullptr, nullptr, 0).sum.is_identity());
 }
 
 TEST_CASE("MSM GPU plan: scratch grows with n", "[compute]") {
@@ -119,12 +122,12 @@ TEST_CASE("MSM GPU plan: chunks when device memory is small", "[compute]") {
   const size_t n = size_t{1} << 24;
   const MsmGpuPlan big = plan_msm_g1(n, 140 * kGiB);
   CHECK(big.passes == 1);
-  const MsmGpuPlan small = plan_msm_g1(n, big.scratch.total() / 3);
+  const MsmGpuPlan small = plan_msm_g1(n, big.scratch.pippenger() / 3);
   CHECK(small.fits);
   CHECK(small.chunk < n);
   CHECK(small.passes == (n + small.chunk - 1) / small.chunk);
   CHECK(small.passes >= 2);
-  CHECK(small.scratch.total() <= big.scratch.total() / 3);
+  CHECK(small.scratch.pippenger() <= big.scratch.pippenger() / 3);
   const MsmGpuPlan tiny = plan_msm_g1(n, 1 << 20);
   CHECK_FALSE(tiny.fits);
 }
@@ -167,11 +170,11 @@ TEST_CASE("MSM GPU digits: keys and values", "[compute]") {
   CHECK(digit_key(3, 0, c, skip) == skip);
   // 15 = 16 - 1: digits -1, 1, 0, ...
   std::vector<uint32_t> keys(2 * windows), values(2 * windows);
-  write_digit_entries(Fr::from_u64(15), 1, 2, c, windows, keys.data(), values.data());
+  write_digit_entries(Fr::from_u64(15), 7, 1, 2, c, windows, keys.data(), values.data());
   CHECK(keys[1] == 0);
-  CHECK(values[1] == (1u | kMsmNegBit));
+  CHECK(values[1] == (7u | kMsmNegBit));
   CHECK(keys[3] == 8);
-  CHECK(values[3] == 1u);
+  CHECK(values[3] == 7u);
   CHECK(keys[5] == skip);
 }
 
@@ -224,8 +227,133 @@ TEST_CASE("MSM GPU emulation: chunked passes accumulate", "[compute]") {
   const size_t n = 3000;
   const auto bases = random_bases(n, rng);
   const auto k = random_scalars(n, rng);
-  const MsmGpuPlan p = plan_msm_g1(n, 1 << 20, 8);
-  REQUIRE(p.passes >= 2);
-  CHECK(same(msm_g1_emulate(bases.data(), k.data(), n, p),
-             zkpipe::crypto::msm(bases.data(), k.data(), n)));
+  const MsmEmulation r = msm_g1_emulate(bases.data(), k.data(), n,
+                                        MsmOptions{8, msm_split_bytes(n).split() + (1 << 20)});
+  REQUIRE(r.plan.passes >= 2);
+  CHECK(same(r.sum, zkpipe::crypto::msm(bases.data(), k.data(), n)));
+}
+
+namespace {
+
+// The XYZZ operations out of line (the curve code is forced inline), compared as Jacobian points.
+[[gnu::noinline]] G1 xyzz_madd(const G1& acc_jac, const G1Affine& q) {
+  const G1Affine a = acc_jac.to_affine();
+  return G1Xyzz::from_affine(a).add_affine(q).to_jacobian();
+}
+[[gnu::noinline]] G1 xyzz_add(const G1Affine& p, const G1Affine& q) {
+  return (G1Xyzz::from_affine(p) + G1Xyzz::from_affine(q)).to_jacobian();
+}
+// p + q + p (so the operands have ZZ != 1) through the XYZZ addition.
+[[gnu::noinline]] G1 xyzz_add_projective(const G1Affine& p, const G1Affine& q) {
+  const G1Xyzz a = G1Xyzz::from_affine(p).add_affine(q);  // ZZ != 1 in general
+  return (a + G1Xyzz::from_affine(p).dbl()).to_jacobian();
+}
+[[gnu::noinline]] G1 xyzz_dbl(const G1Affine& p) {
+  return G1Xyzz::from_affine(p).add_affine(p).dbl().to_jacobian();
+}
+
+// The bases i * g for i = 1..n (cheap: one addition each), and their sum n (n + 1) / 2 * g.
+std::vector<G1Affine> multiples(size_t n, G1* sum) {
+  const G1 g = G1::from_affine(zkpipe::crypto::g1_generator());
+  std::vector<G1> jac(n);
+  G1 acc = g;
+  for (auto& p : jac) {
+    p = acc;
+    acc = plus(acc, g);
+  }
+  std::vector<G1Affine> out(n);
+  G1::batch_to_affine(jac.data(), out.data(), n);
+  *sum = times(g, Fr::from_u64(uint64_t{n} * (n + 1) / 2));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("MSM GPU xyzz: the bucket arithmetic matches the Jacobian code", "[compute]") {
+  std::mt19937_64 rng(21);
+  const auto pts = random_bases(8, rng);
+  const G1 p = G1::from_affine(pts[0]), q = G1::from_affine(pts[1]);
+  CHECK(same(xyzz_madd(p, pts[1]), plus(p, q)));
+  CHECK(same(xyzz_madd(p, pts[0]), p.dbl()));  // equal points: the cold doubling
+  CHECK(xyzz_madd(p, -pts[0]).is_identity());  // opposite points
+  CHECK(same(xyzz_madd(G1::identity(), pts[2]), G1::from_affine(pts[2])));
+  CHECK(same(xyzz_add(pts[0], pts[1]), plus(p, q)));
+  CHECK(same(xyzz_add(pts[0], pts[0]), p.dbl()));
+  CHECK(xyzz_add(pts[0], -pts[0]).is_identity());
+  CHECK(same(xyzz_add(G1Affine::identity(), pts[1]), q));
+  CHECK(same(xyzz_add(pts[0], G1Affine::identity()), p));
+  CHECK(same(xyzz_add_projective(pts[0], pts[1]), plus(plus(p, q), p.dbl())));
+  CHECK(same(xyzz_dbl(pts[3]), G1::from_affine(pts[3]).dbl().dbl()));
+  CHECK(G1Xyzz::identity().dbl().is_identity());
+  const zkpipe::crypto::Fp y = pts[4].y;
+  CHECK(zkpipe::crypto::negate_if(y, true) == -y);
+  CHECK(zkpipe::crypto::negate_if(y, false) == y);
+  CHECK(zkpipe::crypto::negate_if(zkpipe::crypto::Fp::zero(), true).is_zero());
+}
+
+TEST_CASE("MSM GPU split: PoRep-like scalars (48.0% zeros, 48.1% ones)", "[compute]") {
+  // The shares of a real porep 2KiB partition's witness (zkpipe-bench-synthesis --scalars), and
+  // snapdeals 2KiB's (49.4%, 49.3%), placed at random.
+  std::mt19937_64 rng(22);
+  const size_t n = 5000;
+  const auto bases = random_bases(n, rng);
+  for (const auto& [zeros, ones] : {std::pair{0.480, 0.481}, std::pair{0.494, 0.493}}) {
+    std::vector<Fr> k(n);
+    std::uniform_real_distribution<double> u(0, 1);
+    size_t want_ones = 0, want_others = 0;
+    for (auto& s : k) {
+      const double x = u(rng);
+      s = x < zeros ? Fr::zero() : x < zeros + ones ? Fr::one() : Fr::random(rng);
+      want_ones += s == Fr::one();
+      want_others += !s.is_zero() && s != Fr::one();
+    }
+    const MsmEmulation r = msm_g1_emulate(bases.data(), k.data(), n);
+    INFO("zeros " << zeros << " ones " << ones);
+    CHECK(r.ones == want_ones);
+    CHECK(r.others == want_others);
+    CHECK(r.plan.n == want_others);
+    CHECK(same(r.sum, zkpipe::crypto::msm(bases.data(), k.data(), n)));
+  }
+}
+
+TEST_CASE("MSM GPU split: all ones, all zeros, one other", "[compute]") {
+  G1 sum;
+  const size_t n = 3000;
+  const auto bases = multiples(n, &sum);
+  SECTION("all ones: the bases' sum, nothing sorted") {
+    const std::vector<Fr> k(n, Fr::one());
+    const MsmEmulation r = msm_g1_emulate(bases.data(), k.data(), n);
+    CHECK(r.ones == n);
+    CHECK(r.others == 0);
+    CHECK(r.plan.passes == 0);
+    CHECK(r.levels == 0);
+    CHECK(same(r.sum, sum));
+  }
+  SECTION("all zeros: the identity") {
+    const std::vector<Fr> k(n, Fr::zero());
+    const MsmEmulation r = msm_g1_emulate(bases.data(), k.data(), n);
+    CHECK(r.ones + r.others == 0);
+    CHECK(r.sum.is_identity());
+  }
+  SECTION("ones and zeros with one other scalar") {
+    std::vector<Fr> k(n, Fr::one());
+    for (size_t i = 0; i < n; i += 2) k[i] = Fr::zero();
+    k[7] = -Fr::one();
+    const MsmEmulation r = msm_g1_emulate(bases.data(), k.data(), n);
+    CHECK(r.others == 1);
+    CHECK(same(r.sum, zkpipe::crypto::msm(bases.data(), k.data(), n)));
+  }
+}
+
+TEST_CASE("MSM GPU accumulation: a bucket of 2^20 points is split across threads", "[compute]") {
+  // Every scalar 5: one non-zero digit, all 2^20 entries in one bucket of window 0.
+  G1 sum;
+  const size_t n = size_t{1} << 20;
+  const auto bases = multiples(n, &sum);
+  const std::vector<Fr> k(n, Fr::from_u64(5));
+  const MsmEmulation r = msm_g1_emulate(bases.data(), k.data(), n, MsmOptions{16, 64 * kGiB});
+  CHECK(r.others == n);
+  CHECK(r.levels >= 2);                         // the giant run was cut and its pieces summed
+  CHECK(r.max_thread_elements <= kMsmMaxSpan);  // no thread added more than a span
+  CHECK(same(r.sum, times(sum, Fr::from_u64(5))));
 }

@@ -45,36 +45,66 @@ double issue_seconds(double instructions) {
 
 }  // namespace
 
+namespace {
+
+// A kernel of `threads` threads, each a dependent chain of `chain` instructions: issue-bound when
+// the device is full, else as long as one chain (a thread alone retires kSerialPerSecond).
+double kernel_seconds(double threads, double chain) {
+  return std::max(issue_seconds(threads * chain), chain / kSerialPerSecond);
+}
+
+}  // namespace
+
+// The kernels of msm.cu in order (msm_digits.h documents each): the split, the ones' sum,
+// then Pippenger over the rest under the backend's own plan (plan_msm_g1 for their count).
 MsmPrediction predict_msm_g1(size_t n, const OpCosts& ops, const ScalarShares& shares) {
-  const MsmGpuPlan plan = plan_msm_g1(n, kDeviceBytes);
   MsmPrediction r;
+  const double total = static_cast<double>(n);
+  const double ones = total * shares.ones;
+  const double others = std::max(0.0, total * (1 - shares.zeros - shares.ones));
+  // The partition reads every scalar (32 B) and writes the ones' and the rest's indices.
+  r.split_s = (total * 32 + (ones + others) * 4) / kMemoryPerSecond;
+  if (ones > 0) {
+    const double span = msm_span(static_cast<uint64_t>(ones));
+    const double threads = std::ceil(ones / span);
+    const double gathers = ones * kGatherBytes / kMemoryPerSecond;
+    r.ones_s = std::max(kernel_seconds(threads, span * ops.xyzz_madd), gathers) +
+               std::ceil(std::log2(std::max(threads, 1.0))) * ops.xyzz_add / kSerialPerSecond;
+  }
+  const MsmGpuPlan plan = plan_msm_g1(static_cast<size_t>(others), kDeviceBytes);
   r.window_bits = plan.window_bits;
   r.windows = plan.windows;
-  const double entries = static_cast<double>(n) * plan.windows;
-  // Digits write 8 B per entry; each 8-bit radix pass reads and writes 8 B; bounds read 4 B.
-  const double sort_passes = std::ceil(plan.key_bits / 8.0);
-  r.sort_s = entries * (8 + 16 * sort_passes + 4) / kMemoryPerSecond;
-  // Uniform scalars: a non-zero digit in (nearly) every window, spread over the buckets; a warp
-  // waits for its longest run (Poisson: mean m, longest of 32 ~ m + 2.2 sqrt(m)).
-  const double other = static_cast<double>(n) * std::max(0.0, 1 - shares.zeros - shares.ones);
-  const double ones = static_cast<double>(n) * shares.ones;
-  const double run = other / plan.window_buckets;
-  const double spread = run > 0 ? (run + 2.2 * std::sqrt(run)) / run : 1;
-  const double compute = issue_seconds(other * plan.windows * ops.g1_add_mixed) * spread;
-  const double gathers = (other * plan.windows + ones) * kGatherBytes / kMemoryPerSecond;
-  r.accumulate_s = std::max(compute, gathers);
-  // A scalar 1 has one non-zero digit, 1 in window 0: every one lands in that one bucket, whose
-  // thread adds them one after another.
-  r.serial_s = (ones + run) * ops.g1_add_mixed / kSerialPerSecond;
-  // Each window: running sums over its buckets (2 additions each) per segment thread, the
-  // segment's offset (c - 1 doublings and additions), then the folds.
-  const double segments = plan.segments;
-  const double per_thread =
-      2.0 * plan.segment_len * ops.g1_add + (plan.window_bits - 1) * (ops.g1_dbl + ops.g1_add);
-  const double reduce_work = plan.windows * segments * per_thread +
-                             plan.windows * segments * ops.g1_add;  // the folds, about
-  r.reduce_s = std::max(issue_seconds(reduce_work), per_thread / kSerialPerSecond);
-  r.total_s = r.sort_s + std::max(r.accumulate_s, r.serial_s) + r.reduce_s;
+  if (plan.passes > 0) {
+    const double entries = others * plan.windows;
+    // Digits write 8 B per entry; each 8-bit radix pass reads and writes 8 B.
+    const double sort_passes = std::ceil(plan.key_bits / 8.0);
+    r.sort_s = entries * (8 + 16 * sort_passes) / kMemoryPerSecond;
+    // Level 0: a span of entries per thread (a mixed addition and a gathered base each); every
+    // finished run one XYZZ addition into its bucket; the pieces (2 per thread) at an XYZZ
+    // addition each, level after level (each at least kMsmMinSpan long).
+    const double span = msm_span(static_cast<uint64_t>(entries));
+    const double threads = std::ceil(entries / span);
+    const double runs = std::min(entries, static_cast<double>(plan.buckets));
+    const double gathers = entries * kGatherBytes / kMemoryPerSecond;
+    double levels = 0;
+    for (double count = 2 * threads; threads > 1 && count > 1;) {
+      const double s = msm_span(static_cast<uint64_t>(count));
+      const double t = std::ceil(count / s);
+      levels += kernel_seconds(t, s * ops.xyzz_add);
+      if (t <= 1) break;
+      count = 2 * t;
+    }
+    r.accumulate_s = std::max(kernel_seconds(threads, span * ops.xyzz_madd), gathers) +
+                     issue_seconds(runs * ops.xyzz_add) + levels;
+    // Each window: running sums over its buckets (2 additions each) per segment thread, the
+    // segment's offset (c - 1 doublings and additions), then the folds.
+    const double segments = plan.segments;
+    const double per_thread = 2.0 * plan.segment_len * ops.xyzz_add +
+                              (plan.window_bits - 1) * (ops.xyzz_dbl + ops.xyzz_add);
+    r.reduce_s = kernel_seconds(plan.windows * segments, per_thread) +
+                 std::log2(segments) * kernel_seconds(plan.windows * segments / 2, ops.xyzz_add);
+  }
+  r.total_s = r.split_s + r.ones_s + r.sort_s + r.accumulate_s + r.reduce_s;
   return r;
 }
 
@@ -124,9 +154,8 @@ int run_static_report(const std::string& path) {
   const json& ops_json = doc["ops"];
   OpCosts ops;
   const std::pair<const char*, double*> wanted[] = {
-      {"fp_mul", &ops.fp_mul}, {"fr_mul", &ops.fr_mul},
-      {"fr_add", &ops.fr_add}, {"g1_add_mixed", &ops.g1_add_mixed},
-      {"g1_add", &ops.g1_add}, {"g1_dbl", &ops.g1_dbl}};
+      {"fp_mul", &ops.fp_mul},       {"fr_mul", &ops.fr_mul},     {"fr_add", &ops.fr_add},
+      {"xyzz_madd", &ops.xyzz_madd}, {"xyzz_add", &ops.xyzz_add}, {"xyzz_dbl", &ops.xyzz_dbl}};
   for (const auto& [name, slot] : wanted) {
     auto v = op_count(ops_json, name);
     if (!v.ok()) {
@@ -157,15 +186,15 @@ int run_static_report(const std::string& path) {
   const ScalarShares random{0, 0}, porep{0.480, 0.481};
   std::printf(
       "\nPREDICTED on one H200 (cost model in tools/bench/gpu/static_model.cpp; no GPU ran)\n");
-  std::printf("%-24s %3s %3s %9s %12s %10s %9s %10s\n", "G1 MSM", "c", "W", "sort ms", "accumulate",
-              "serial ms", "reduce", "total ms");
+  std::printf("%-22s %3s %3s %8s %8s %8s %11s %8s %9s\n", "G1 MSM (ms)", "c", "W", "split", "ones",
+              "sort", "accumulate", "reduce", "total");
   for (unsigned log_n : {20u, 22u, 24u}) {
     for (const auto& [label, shares] :
          {std::pair{"random", random}, std::pair{"PoRep-like", porep}}) {
       const MsmPrediction p = predict_msm_g1(size_t{1} << log_n, ops, shares);
-      std::printf("2^%-2u %-19s %3u %3u %9.2f %12.2f %10.1f %9.2f %10.1f\n", log_n, label,
-                  p.window_bits, p.windows, 1e3 * p.sort_s, 1e3 * p.accumulate_s, 1e3 * p.serial_s,
-                  1e3 * p.reduce_s, 1e3 * p.total_s);
+      std::printf("2^%-2u %-17s %3u %3u %8.2f %8.2f %8.2f %11.2f %8.2f %9.1f\n", log_n, label,
+                  p.window_bits, p.windows, 1e3 * p.split_s, 1e3 * p.ones_s, 1e3 * p.sort_s,
+                  1e3 * p.accumulate_s, 1e3 * p.reduce_s, 1e3 * p.total_s);
     }
   }
   std::printf("\n%-24s %6s %12s %11s %10s\n", "NTT (Fr, ntt_nr)", "passes", "compute ms",

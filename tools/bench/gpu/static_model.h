@@ -15,7 +15,8 @@ namespace zkpipe::cuda_backend {
 
 // SASS instructions per operation (static.json "ops").
 struct OpCosts {
-  double fp_mul = 0, fr_mul = 0, fr_add = 0, g1_add_mixed = 0, g1_add = 0, g1_dbl = 0;
+  double fp_mul = 0, fr_mul = 0, fr_add = 0;
+  double xyzz_madd = 0, xyzz_add = 0, xyzz_dbl = 0;  // the MSM's bucket operations
 };
 
 // The MSM's scalars by kind: shares of 0 and 1 (the rest uniform in [2, r)).
@@ -24,11 +25,12 @@ struct ScalarShares {
 };
 
 struct MsmPrediction {
-  unsigned window_bits = 0, windows = 0;
-  double sort_s = 0;        // digits, radix sort, bucket bounds (bandwidth)
-  double accumulate_s = 0;  // the bucket additions (issue), or the gathers of the bases
-  double serial_s = 0;      // the longest single bucket's run (one thread), when it dominates
-  double reduce_s = 0;      // the windows' weighted bucket sums
+  unsigned window_bits = 0, windows = 0;  // of the Pippenger part (0: nothing left to sort)
+  double split_s = 0;                     // the three-way partition of the scalars (bandwidth)
+  double ones_s = 0;                      // the ones' sum: spans per thread, then the fold
+  double sort_s = 0;                      // digits and radix sort of the rest's entries (bandwidth)
+  double accumulate_s = 0;                // the bucket additions and their pieces
+  double reduce_s = 0;                    // the windows' weighted bucket sums
   double total_s = 0;
 };
 

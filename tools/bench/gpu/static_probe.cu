@@ -5,11 +5,13 @@
 // operation's count is its kernel's minus its skeleton's. The *_portable kernels are the 64-bit
 // CIOS product the device used before the carry chains (mont_mul32.h), kept for the comparison.
 #include "zkpipe/crypto/curves.h"
+#include "zkpipe/crypto/xyzz.h"
 
 using zkpipe::crypto::Fp;
 using zkpipe::crypto::Fr;
 using zkpipe::crypto::G1;
 using zkpipe::crypto::G1Affine;
+using zkpipe::crypto::G1Xyzz;
 
 namespace {
 
@@ -51,3 +53,14 @@ ZKP_PROBE2(zkp_probe_g1_add_mixed, G1, G1Affine, a[i].add_mixed(b[i]))
 ZKP_PROBE2(zkp_probe_g1_skeleton, G1, G1, mix(a[i], b[i]))
 ZKP_PROBE2(zkp_probe_g1_add, G1, G1, a[i] + b[i])
 ZKP_PROBE2(zkp_probe_g1_dbl, G1, G1, mix(a[i].dbl(), b[i]))
+
+// XYZZ buckets (the MSM's): the mixed addition as the accumulation adds a base, its y negated or
+// not by the digit's sign (here the thread index's low bit), and the XYZZ addition and doubling.
+ZKP_PROBE2(zkp_probe_xyzz_mixed_skeleton, G1Xyzz, G1Affine,
+           (G1Xyzz{mix(a[i].x, b[i].x), mix(a[i].y, b[i].y), b[i].infinity ? a[i].zz : a[i].x,
+                   a[i].zzz}))
+ZKP_PROBE2(zkp_probe_xyzz_madd, G1Xyzz, G1Affine,
+           a[i].add_affine(b[i].x, zkpipe::crypto::negate_if(b[i].y, (i & 1) != 0)))
+ZKP_PROBE2(zkp_probe_xyzz_skeleton, G1Xyzz, G1Xyzz, mix(a[i], b[i]))
+ZKP_PROBE2(zkp_probe_xyzz_add, G1Xyzz, G1Xyzz, a[i] + b[i])
+ZKP_PROBE2(zkp_probe_xyzz_dbl, G1Xyzz, G1Xyzz, mix(a[i].dbl(), b[i]))

@@ -36,7 +36,9 @@ OPS = {"fp_mul": ("fp_mul", "fp_skeleton"), "fp_mul_portable": ("fp_mul_portable
        "fr_mul": ("fr_mul", "fr_skeleton"), "fr_mul_portable": ("fr_mul_portable", "fr_skeleton"),
        "fr_sqr": ("fr_sqr", "fr_skeleton"), "fr_add": ("fr_add", "fr_skeleton"),
        "g1_add_mixed": ("g1_add_mixed", "g1_mixed_skeleton"),
-       "g1_add": ("g1_add", "g1_skeleton"), "g1_dbl": ("g1_dbl", "g1_skeleton")}
+       "g1_add": ("g1_add", "g1_skeleton"), "g1_dbl": ("g1_dbl", "g1_skeleton"),
+       "xyzz_madd": ("xyzz_madd", "xyzz_mixed_skeleton"),
+       "xyzz_add": ("xyzz_add", "xyzz_skeleton"), "xyzz_dbl": ("xyzz_dbl", "xyzz_skeleton")}
 
 
 def fail(msg):

@@ -15,9 +15,12 @@
 #if defined(__CUDACC__)
 #define ZKP_HD __host__ __device__ __forceinline__
 #define ZKP_HD_CONSTEXPR __host__ __device__ constexpr
+// A rare path kept out of its caller's code (a call, not a second inlined copy).
+#define ZKP_HD_COLD __host__ __device__ __noinline__
 #else
 #define ZKP_HD inline __attribute__((always_inline))
 #define ZKP_HD_CONSTEXPR constexpr
+#define ZKP_HD_COLD __attribute__((noinline))
 #endif
 
 namespace zkpipe::crypto {
