@@ -168,10 +168,11 @@ TEST_CASE("MontField: the assembly multiplication agrees with the portable one",
   check(Fr{});
 }
 
-// The device's product and square (mont_mul32.h: 32-bit carry chains, one PTX instruction a
-// step) run here with the carry flag emulated: every pair of edge values, then random ones.
-// Equal to mul_portable's results, they are canonical (< p) too.
-TEST_CASE("MontField: the 32-bit carry-chain product and square agree with the portable ones",
+// The device's product, square, sum and difference (mont_mul32.h: 32-bit carry chains, one PTX
+// instruction a step) run here with the carry flag emulated: every pair of edge values, then
+// random ones. Equal to the portable results (the host's + and - are those), they are canonical
+// (< p) too.
+TEST_CASE("MontField: the 32-bit carry-chain arithmetic agrees with the portable code",
           "[crypto]") {
   std::mt19937_64 rng(13);
   auto check = [&](auto tag) {
@@ -183,12 +184,16 @@ TEST_CASE("MontField: the 32-bit carry-chain product and square agree with the p
       for (const F& b : edges) {
         INFO(b.to_hex());
         REQUIRE(a.template mul_chain<mul32::Emulated>(b) == a.mul_portable(b));
+        REQUIRE(a.template add_chain<mul32::Emulated>(b) == a + b);
+        REQUIRE(a.template sub_chain<mul32::Emulated>(b) == a - b);
       }
     }
     for (int i = 0; i < 5000; ++i) {
       const F a = F::random(rng), b = F::random(rng);
       REQUIRE(a.template mul_chain<mul32::Emulated>(b) == a.mul_portable(b));
       REQUIRE(a.template sqr_chain<mul32::Emulated>() == a.mul_portable(a));
+      REQUIRE(a.template add_chain<mul32::Emulated>(b) == a + b);
+      REQUIRE(a.template sub_chain<mul32::Emulated>(b) == a - b);
     }
   };
   check(Fp{});

@@ -119,7 +119,8 @@ Status accumulate(const G1Affine* bases, const uint32_t* keys, const uint32_t* v
   uint32_t span = msm_span(entries);
   size_t threads = span_threads(entries, span);
   entries_kernel<<<grid(threads, kPointBlock), kPointBlock, 0, stream>>>(
-      bases, keys, values, entries, span, threads, skip, s.buckets(), s.piece_keys(0), s.pieces(0));
+      bases, keys, values, entries, span, threads, skip, add_to, s.buckets(), s.piece_keys(0),
+      s.pieces(0));
   ZKP_CUDA_OK(cudaGetLastError());
   for (int in = 0; threads > 1; in ^= 1) {
     const size_t count = 2 * threads;

@@ -41,8 +41,8 @@ struct Inputs {
   G1Affine qa;
 };
 struct Outputs {
-  Fp ab, aa;
-  Fr cd, cc;
+  Fp ab, aa, a_plus_b, a_minus_b;
+  Fr cd, cc, c_plus_d, c_minus_d;
   Fp2 ef;
   G1 pq, pp, pqa;
 };
@@ -56,6 +56,10 @@ __global__ void self_test_kernel(const Inputs* in, Outputs* out, size_t n) {
   y.aa = x.a.sqr();
   y.cd = x.c * x.d;
   y.cc = x.c.sqr();
+  y.a_plus_b = x.a + x.b;
+  y.a_minus_b = x.a - x.b;
+  y.c_plus_d = x.c + x.d;
+  y.c_minus_d = x.c - x.d;
   y.ef = x.e * x.f;
   y.pq = x.p + x.q;
   y.pp = x.p.dbl();
@@ -98,7 +102,7 @@ Status crypto_device_self_test(int device, size_t n) {
     x.p = p, x.q = p.dbl() + g1, x.qa = x.q.to_affine();
     p = p + g1;
   }
-  // The first pairs are every pair of the products' edge values (those the CPU tests use).
+  // The first pairs are every pair of the field operations' edge values (those the CPU tests use).
   const std::vector<Fp> fp_edges = field_edge_values<Fp>();
   const std::vector<Fr> fr_edges = field_edge_values<Fr>();
   for (size_t i = 0; i < n && i < fp_edges.size() * fp_edges.size(); ++i) {
@@ -129,6 +133,10 @@ Status crypto_device_self_test(int device, size_t n) {
       bad = "Fr product";
     else if (!same_bytes(y.cc, x.c * x.c))
       bad = "Fr square";
+    else if (!same_bytes(y.a_plus_b, x.a + x.b) || !same_bytes(y.a_minus_b, x.a - x.b))
+      bad = "Fp sum or difference";
+    else if (!same_bytes(y.c_plus_d, x.c + x.d) || !same_bytes(y.c_minus_d, x.c - x.d))
+      bad = "Fr sum or difference";
     else if (!same_bytes(y.ef, x.e * x.f))
       bad = "Fp2 product";
     else if (!same_bytes(y.pq, x.p + x.q))

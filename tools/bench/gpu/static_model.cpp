@@ -35,6 +35,8 @@ constexpr double kMemoryPerSecond = 4.8e12 * 0.8;
 constexpr double kGatherBytes = 128;
 // The device memory the MSM plan may use (H200: 141 GB; some left to the context).
 constexpr uint64_t kDeviceBytes = uint64_t{130} << 30;
+// Storing a finished bucket (192 B: 12 16-byte stores and the address arithmetic). An estimate.
+constexpr double kBucketStore = 24;
 // Per NTT butterfly besides its two Fr products (twiddle hi * lo, then b * w) and two Fr
 // additions: two shared-memory loads and stores of 32 B, the index arithmetic. An estimate.
 constexpr double kButterflyOverhead = 40;
@@ -94,8 +96,10 @@ MsmPrediction predict_msm_g1(size_t n, const OpCosts& ops, const ScalarShares& s
       if (t <= 1) break;
       count = 2 * t;
     }
+    // A finished run is stored (one pass: nothing there yet) or added (later passes).
+    const double run_cost = plan.passes > 1 ? ops.xyzz_add : kBucketStore;
     r.accumulate_s = std::max(kernel_seconds(threads, span * ops.xyzz_madd), gathers) +
-                     issue_seconds(runs * ops.xyzz_add) + levels;
+                     issue_seconds(runs * run_cost) + levels;
     // Each window: running sums over its buckets (2 additions each) per segment thread, the
     // segment's offset (c - 1 doublings and additions), then the folds.
     const double segments = plan.segments;

@@ -39,11 +39,13 @@ ZKP_PROBE2(zkp_probe_fp_skeleton, Fp, Fp, mix(a[i], b[i]))
 ZKP_PROBE2(zkp_probe_fp_mul, Fp, Fp, a[i] * b[i])
 ZKP_PROBE2(zkp_probe_fp_mul_portable, Fp, Fp, a[i].mul_portable(b[i]))
 ZKP_PROBE2(zkp_probe_fp_sqr, Fp, Fp, mix(a[i].sqr(), b[i]))
+ZKP_PROBE2(zkp_probe_fp_sqr_sos, Fp, Fp, mix(a[i].sqr_chain<zkpipe::crypto::mul32::Ptx>(), b[i]))
 ZKP_PROBE2(zkp_probe_fp_add, Fp, Fp, a[i] + b[i])
 ZKP_PROBE2(zkp_probe_fr_skeleton, Fr, Fr, mix(a[i], b[i]))
 ZKP_PROBE2(zkp_probe_fr_mul, Fr, Fr, a[i] * b[i])
 ZKP_PROBE2(zkp_probe_fr_mul_portable, Fr, Fr, a[i].mul_portable(b[i]))
 ZKP_PROBE2(zkp_probe_fr_sqr, Fr, Fr, mix(a[i].sqr(), b[i]))
+ZKP_PROBE2(zkp_probe_fr_sqr_sos, Fr, Fr, mix(a[i].sqr_chain<zkpipe::crypto::mul32::Ptx>(), b[i]))
 ZKP_PROBE2(zkp_probe_fr_add, Fr, Fr, a[i] + b[i])
 
 // G1: a Jacobian accumulator and an affine (mixed) or Jacobian point in, a Jacobian point out.

@@ -114,6 +114,30 @@ ZKP_HD void reduce_once(Ops& ops, uint32_t* r, const uint32_t* t, const uint32_t
   ZKP_UNROLL32 for (size_t j = 0; j < N; ++j) r[j] = (t[j] & keep) | (d[j] & ~keep);
 }
 
+// r = a + b mod p (a, b < p < 2^(32N - 1)): one carry chain (no carry out: a + b < 2^(32N)), then
+// reduce_once.
+template <size_t N, typename Ops>
+ZKP_HD void add_mod(Ops& ops, uint32_t* r, const uint32_t* a, const uint32_t* b,
+                    const uint32_t* p) {
+  uint32_t t[N];
+  t[0] = ops.add_cc(a[0], b[0]);
+  ZKP_UNROLL32 for (size_t j = 1; j < N; ++j) t[j] = ops.addc_cc(a[j], b[j]);
+  reduce_once<N>(ops, r, t, p);
+}
+
+// r = a - b mod p (a, b < p): a borrow chain, then p added back under the borrow's mask.
+template <size_t N, typename Ops>
+ZKP_HD void sub_mod(Ops& ops, uint32_t* r, const uint32_t* a, const uint32_t* b,
+                    const uint32_t* p) {
+  uint32_t t[N];
+  t[0] = ops.sub_cc(a[0], b[0]);
+  ZKP_UNROLL32 for (size_t j = 1; j < N; ++j) t[j] = ops.subc_cc(a[j], b[j]);
+  const uint32_t borrow = ops.subc(0, 0);  // all ones when a < b
+  r[0] = ops.add_cc(t[0], p[0] & borrow);
+  ZKP_UNROLL32 for (size_t j = 1; j + 1 < N; ++j) r[j] = ops.addc_cc(t[j], p[j] & borrow);
+  r[N - 1] = ops.addc(t[N - 1], p[N - 1] & borrow);
+}
+
 // acc += x_j y 2^(32 (j - First)) for j = First, First + 2, ... < N (the even or the odd words of
 // x): each product's low and high halves go to adjacent words, so one carry chain covers the row
 // and ptxas issues each pair as one wide multiply-add. Writes acc[0 .. N - 1 - First + 1]; the
@@ -128,34 +152,66 @@ ZKP_HD void mad_row(Ops& ops, uint32_t* acc, const uint32_t* x, uint32_t y) {
   }
 }
 
-// r = a b / 2^(32N) mod p for a, b < p; inv = -p^-1 mod 2^32; N even. r may alias a or b.
-// Per word b_i: t = e + o 2^32 with e (N + 1 words) taking the products of a's and p's even words
-// and o (N words, zero at each pass's start) those of the odd words; m = e_0 inv zeroes word 0;
-// then t / 2^32 = e / 2^32 + o is the next e. t < 2p at each pass's start (the CIOS bound) and
-// t + a b_i + m p < 2^33 p < 2^(32(N+1)): e fits N + 1 words and o N, so the odd rows' last
-// carries are zero. (Two accumulators, not one: ptxas issues each pair as one instruction only
-// so; one accumulator measured 720 SASS instructions for Fp against 480.)
+// The odd row of a CIOS pass written one word lower as it goes: out[j] = in[j + 2] + the
+// products of x's odd words and y at out[j]'s weight, for j < N (in[N + 1] reads as zero). The
+// chain starts with the carry flag as the caller left it (the merge of the word below) and ends
+// with no carry (the caller's bound).
+template <size_t N, typename Ops>
+ZKP_HD void mad_row_down(Ops& ops, uint32_t* acc, const uint32_t* x, uint32_t y) {
+  ZKP_UNROLL32 for (size_t j = 1; j + 1 < N; j += 2) {
+    acc[j - 1] = ops.madc_lo_cc(x[j], y, acc[j + 1]);
+    acc[j] = ops.madc_hi_cc(x[j], y, acc[j + 2]);
+  }
+  acc[N - 2] = ops.madc_lo_cc(x[N - 1], y, acc[N]);
+  acc[N - 1] = ops.madc_hi(x[N - 1], y, 0);
+}
+
+// One CIOS pass with b_i = y. On entry the value is ev + (od >> 32): ev (N + 1 words) at word
+// weights 0..N, od's words 1..N one weight lower (od[0] is the zero word the last pass cleared).
+// The pass adds a y + m p and divides by 2^32 by renaming: the products of the even words of a
+// and p go to ev at their own weight, those of the odd words to od moved one word down (first
+// od[1] is added into ev[0], its carry running on through that row). Afterwards the value is
+// od + (ev >> 32) with od (N words, od[N] = 0 again) at weights 0..N-1: the two swap roles for
+// the next pass, and no words are copied or merged.
+template <size_t N, typename Ops>
+ZKP_HD void mont_pass(Ops& ops, uint32_t* ev, uint32_t* od, const uint32_t* a, uint32_t y,
+                      const uint32_t* p, uint32_t inv) {
+  ev[0] = ops.add_cc(ev[0], od[1]);
+  mad_row_down<N>(ops, od, a, y);
+  od[N] = 0;
+  mad_row<N, 0>(ops, ev, a, y);
+  ev[N] = ops.addc(ev[N], 0);
+  const uint32_t m = ev[0] * inv;
+  mad_row<N, 0>(ops, ev, p, m);
+  ev[N] = ops.addc(ev[N], 0);
+  mad_row<N, 1>(ops, od, p, m);
+}
+
+// r = a b / 2^(32N) mod p for a, b < p; inv = -p^-1 mod 2^32; N even; p < 2^(32N - 1). r may
+// alias a or b. CIOS over 32-bit words with two accumulators (mont_pass): the products of a's
+// and p's even words in one, the odd words' in the other, so each product's two halves sit in
+// adjacent words and ptxas issues each pair as one wide multiply-add; the division by 2^32 of
+// each pass is a renaming, not a merge. Bounds: with a < p, the even (odd) part of a b_i or m p
+// is below 2^32 p, so the accumulator taking a pass's even products stays below 2^33 p + 4p <
+// 2^(32(N + 1)), and the other below 4p + 1 < 2^(32N + 1) - fitting N words here since 4p <
+// 2^(32N) for BLS12-381's Fp (p < 2^381) and Fr (r < 0.91 2^255); the value stays below 2p as in
+// any CIOS, so one subtraction makes it canonical.
 template <size_t N, typename Ops>
 ZKP_HD void mont_mul(Ops& ops, uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p,
                      uint32_t inv) {
   static_assert(N % 2 == 0, "an even number of 32-bit words");
-  uint32_t e[N + 1], o[N];
-  ZKP_UNROLL32 for (size_t j = 0; j <= N; ++j) e[j] = 0;
-  ZKP_UNROLL32 for (size_t i = 0; i < N; ++i) {
-    const uint32_t bi = b[i];
-    ZKP_UNROLL32 for (size_t j = 0; j < N; ++j) o[j] = 0;
-    mad_row<N, 0>(ops, e, a, bi);
-    e[N] = ops.addc(e[N], 0);
-    mad_row<N, 1>(ops, o, a, bi);
-    const uint32_t m = e[0] * inv;
-    mad_row<N, 0>(ops, e, p, m);
-    e[N] = ops.addc(e[N], 0);
-    mad_row<N, 1>(ops, o, p, m);
-    e[0] = ops.add_cc(e[1], o[0]);
-    ZKP_UNROLL32 for (size_t j = 1; j < N; ++j) e[j] = ops.addc_cc(e[j + 1], o[j]);
-    e[N] = ops.addc(0, 0);
+  uint32_t u[N + 1], v[N + 1];
+  ZKP_UNROLL32 for (size_t j = 0; j <= N; ++j) u[j] = v[j] = 0;
+  ZKP_UNROLL32 for (size_t i = 0; i < N; i += 2) {
+    mont_pass<N>(ops, u, v, a, b[i], p, inv);
+    mont_pass<N>(ops, v, u, a, b[i + 1], p, inv);
   }
-  reduce_once<N>(ops, r, e, p);
+  // The value is u + (v >> 32), below 2p < 2^(32N).
+  uint32_t t[N];
+  t[0] = ops.add_cc(u[0], v[1]);
+  ZKP_UNROLL32 for (size_t j = 1; j + 1 < N; ++j) t[j] = ops.addc_cc(u[j], v[j + 1]);
+  t[N - 1] = ops.addc(u[N - 1], v[N]);
+  reduce_once<N>(ops, r, t, p);
 }
 
 // r = a^2 / 2^(32N) mod p for a < p. r may alias a.
