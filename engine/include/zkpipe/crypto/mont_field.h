@@ -68,6 +68,8 @@ struct MontField {
   static_assert(kModulus[kLimbs - 1] < 0x7fffffffffffffffull,
                 "modulus too large for no-carry CIOS");
   static_assert((kModulus[0] & 1) == 1, "modulus must be odd");
+  // 4p >= 2^(64 kLimbs): the 32-bit product's odd accumulator needs a top word (mont_mul32.h).
+  static constexpr bool kWideCios = kModulus[kLimbs - 1] >= (uint64_t{1} << 62);
 
   uint64_t l[kLimbs];  // Montgomery form: value * R mod p, always < p
 
@@ -243,7 +245,7 @@ struct MontField {
     b.to_words(y);
     modulus_words(q);
     Ops ops;
-    mul32::mont_mul<2 * kLimbs>(ops, r, x, y, q, static_cast<uint32_t>(kInv));
+    mul32::mont_mul<2 * kLimbs, kWideCios>(ops, r, x, y, q, static_cast<uint32_t>(kInv));
     return from_words(r);
   }
   template <typename Ops>

@@ -7,7 +7,10 @@
 // and the device differs only in what each named instruction does.
 //
 // Multiplication is CIOS (one pass per word of b: a * b_i, then m p with m = t_0 (-p^-1)), each
-// pass as rows of adjacent (lo, hi) product pairs, the even and odd words apart. Squaring is SOS:
+// pass as rows of adjacent (lo, hi) product pairs, the even and odd words in two accumulators
+// that swap roles each pass (mont_pass), so no pass merges them. Sums and differences are one
+// carry chain and a masked correction. Squaring (kept for comparison; the device squares with
+// the product, which measured fewer instructions) is SOS:
 // the off-diagonal products once, doubled, the diagonal added, then N reduction passes. Both need p
 // < 2^(32N - 1) (asserted by the caller): then every intermediate fits the words written, the
 // result is below 2p, and one branch-free subtraction makes it canonical. Thread-safety: pure
@@ -154,16 +157,22 @@ ZKP_HD void mad_row(Ops& ops, uint32_t* acc, const uint32_t* x, uint32_t y) {
 
 // The odd row of a CIOS pass written one word lower as it goes: out[j] = in[j + 2] + the
 // products of x's odd words and y at out[j]'s weight, for j < N (in[N + 1] reads as zero). The
-// chain starts with the carry flag as the caller left it (the merge of the word below) and ends
-// with no carry (the caller's bound).
-template <size_t N, typename Ops>
+// chain starts with the carry flag as the caller left it (the merge of the word below). Wide:
+// its carry out is out[N]; otherwise it has none (the caller's bound) and out[N] is zeroed.
+template <size_t N, bool Wide, typename Ops>
 ZKP_HD void mad_row_down(Ops& ops, uint32_t* acc, const uint32_t* x, uint32_t y) {
   ZKP_UNROLL32 for (size_t j = 1; j + 1 < N; j += 2) {
     acc[j - 1] = ops.madc_lo_cc(x[j], y, acc[j + 1]);
     acc[j] = ops.madc_hi_cc(x[j], y, acc[j + 2]);
   }
   acc[N - 2] = ops.madc_lo_cc(x[N - 1], y, acc[N]);
-  acc[N - 1] = ops.madc_hi(x[N - 1], y, 0);
+  if constexpr (Wide) {
+    acc[N - 1] = ops.madc_hi_cc(x[N - 1], y, 0);
+    acc[N] = ops.addc(0, 0);
+  } else {
+    acc[N - 1] = ops.madc_hi(x[N - 1], y, 0);
+    acc[N] = 0;
+  }
 }
 
 // One CIOS pass with b_i = y. On entry the value is ev + (od >> 32): ev (N + 1 words) at word
@@ -171,42 +180,42 @@ ZKP_HD void mad_row_down(Ops& ops, uint32_t* acc, const uint32_t* x, uint32_t y)
 // The pass adds a y + m p and divides by 2^32 by renaming: the products of the even words of a
 // and p go to ev at their own weight, those of the odd words to od moved one word down (first
 // od[1] is added into ev[0], its carry running on through that row). Afterwards the value is
-// od + (ev >> 32) with od (N words, od[N] = 0 again) at weights 0..N-1: the two swap roles for
-// the next pass, and no words are copied or merged.
-template <size_t N, typename Ops>
+// od + (ev >> 32) with od at weights 0..N: the two swap roles for the next pass, and no words are
+// copied or merged.
+template <size_t N, bool Wide, typename Ops>
 ZKP_HD void mont_pass(Ops& ops, uint32_t* ev, uint32_t* od, const uint32_t* a, uint32_t y,
                       const uint32_t* p, uint32_t inv) {
   ev[0] = ops.add_cc(ev[0], od[1]);
-  mad_row_down<N>(ops, od, a, y);
-  od[N] = 0;
+  mad_row_down<N, Wide>(ops, od, a, y);
   mad_row<N, 0>(ops, ev, a, y);
   ev[N] = ops.addc(ev[N], 0);
   const uint32_t m = ev[0] * inv;
   mad_row<N, 0>(ops, ev, p, m);
   ev[N] = ops.addc(ev[N], 0);
   mad_row<N, 1>(ops, od, p, m);
+  if constexpr (Wide) od[N] = ops.addc(od[N], 0);
 }
 
-// r = a b / 2^(32N) mod p for a, b < p; inv = -p^-1 mod 2^32; N even; p < 2^(32N - 1). r may
-// alias a or b. CIOS over 32-bit words with two accumulators (mont_pass): the products of a's
-// and p's even words in one, the odd words' in the other, so each product's two halves sit in
-// adjacent words and ptxas issues each pair as one wide multiply-add; the division by 2^32 of
-// each pass is a renaming, not a merge. Bounds: with a < p, the even (odd) part of a b_i or m p
-// is below 2^32 p, so the accumulator taking a pass's even products stays below 2^33 p + 4p <
-// 2^(32(N + 1)), and the other below 4p + 1 < 2^(32N + 1) - fitting N words here since 4p <
-// 2^(32N) for BLS12-381's Fp (p < 2^381) and Fr (r < 0.91 2^255); the value stays below 2p as in
-// any CIOS, so one subtraction makes it canonical.
-template <size_t N, typename Ops>
+// r = a b / 2^(32N) mod p for a, b < p < 2^(32N - 1); inv = -p^-1 mod 2^32; N even. r may alias
+// a or b. CIOS over 32-bit words with two accumulators (mont_pass): the products of a's and p's
+// even words in one, the odd words' in the other, so each product's two halves sit in adjacent
+// words and ptxas issues each pair as one wide multiply-add; each pass's division by 2^32 is a
+// renaming, not a merge. Bounds: with a < p, the even or odd part of a b_i or of m p is below
+// 2^32 p, so the accumulator taking a pass's even products stays below 2^33 p + 4p <
+// 2^(32(N + 1)) and the other below 4p + 1. Wide (needed when 4p >= 2^(32N), as for BLS12-381's
+// Fr): that one keeps a top word too; otherwise (Fp: p < 2^381) it fits N words and its top
+// carries are known zero. The value stays below 2p as in any CIOS: one subtraction ends it.
+template <size_t N, bool Wide, typename Ops>
 ZKP_HD void mont_mul(Ops& ops, uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p,
                      uint32_t inv) {
   static_assert(N % 2 == 0, "an even number of 32-bit words");
   uint32_t u[N + 1], v[N + 1];
   ZKP_UNROLL32 for (size_t j = 0; j <= N; ++j) u[j] = v[j] = 0;
   ZKP_UNROLL32 for (size_t i = 0; i < N; i += 2) {
-    mont_pass<N>(ops, u, v, a, b[i], p, inv);
-    mont_pass<N>(ops, v, u, a, b[i + 1], p, inv);
+    mont_pass<N, Wide>(ops, u, v, a, b[i], p, inv);
+    mont_pass<N, Wide>(ops, v, u, a, b[i + 1], p, inv);
   }
-  // The value is u + (v >> 32), below 2p < 2^(32N).
+  // The value is u + (v >> 32), below 2p < 2^(32N) (so u[N] is zero).
   uint32_t t[N];
   t[0] = ops.add_cc(u[0], v[1]);
   ZKP_UNROLL32 for (size_t j = 1; j + 1 < N; ++j) t[j] = ops.addc_cc(u[j], v[j + 1]);
