@@ -148,7 +148,40 @@ Status sum_ones(const G1Affine* bases, size_t count, MsmScratch& s, cudaStream_t
   return ok_status();
 }
 
+// CUB's temporary storage for the split of n scalars (a query: nothing runs).
+Result<size_t> split_temp_bytes(size_t n, const Fr* scalars, const MsmScratch& s,
+                                cudaStream_t stream) {
+  size_t temp = 0;
+  ZKP_CUDA_OK(cub::DevicePartition::If(nullptr, temp, thrust::counting_iterator<uint32_t>(0),
+                                       s.indices(0), s.indices(1), thrust::discard_iterator<>(),
+                                       s.counts(), static_cast<int>(n), IsOne{scalars},
+                                       IsOther{scalars}, stream));
+  return temp;
+}
+
+// plan_msm_g1's sort storage, asked of CUB; the first failed query lands in *error.
+MsmSortTempBytes sort_temp_query(cudaStream_t stream, cudaError_t* error) {
+  return [stream, error](uint64_t entries, unsigned key_bits) -> uint64_t {
+    cub::DoubleBuffer<uint32_t> k(nullptr, nullptr), v(nullptr, nullptr);
+    size_t temp = 0;
+    const cudaError_t e = cub::DeviceRadixSort::SortPairs(
+        nullptr, temp, k, v, static_cast<int>(entries), 0, static_cast<int>(key_bits), stream);
+    if (e != cudaSuccess && *error == cudaSuccess) *error = e;
+    return temp;
+  };
+}
+
 }  // namespace
+
+Result<uint64_t> msm_g1_scratch_bytes(size_t n, cudaStream_t stream) {
+  if (n == 0) return uint64_t{0};
+  const MsmScratch none;
+  ZKP_ASSIGN_OR_RETURN(const size_t split_temp, split_temp_bytes(n, nullptr, none, stream));
+  cudaError_t query = cudaSuccess;
+  const MsmGpuPlan p = plan_msm_g1(n, ~uint64_t{0} / 2, 0, sort_temp_query(stream, &query));
+  ZKP_CUDA_OK(query);
+  return msm_split_bytes(n, split_temp).split() + p.scratch.pippenger();
+}
 
 uint64_t MsmScratch::bytes() const {
   uint64_t b = 0;
@@ -221,11 +254,7 @@ Result<G1> msm_g1(const G1Affine* bases, const Fr* scalars, size_t n, MsmScratch
   // The split: ones' indices to half 0, the rest's to half 1, zeros dropped.
   const thrust::counting_iterator<uint32_t> all(0);
   const int items = static_cast<int>(n);
-  size_t split_temp = 0;
-  ZKP_CUDA_OK(cub::DevicePartition::If(nullptr, split_temp, all, scratch.indices(0),
-                                       scratch.indices(1), thrust::discard_iterator<>(),
-                                       scratch.counts(), items, IsOne{scalars}, IsOther{scalars},
-                                       stream));
+  ZKP_ASSIGN_OR_RETURN(size_t split_temp, split_temp_bytes(n, scalars, scratch, stream));
   const MsmScratchBytes split = msm_split_bytes(n, split_temp);
   if (split.split() > budget) {
     return resource_exhausted("msm_g1: splitting " + std::to_string(n) + " scalars needs " +
@@ -247,15 +276,8 @@ Result<G1> msm_g1(const G1Affine* bases, const Fr* scalars, size_t n, MsmScratch
 
   // Pippenger over the rest, planned with CUB's own sort storage sizes.
   cudaError_t query = cudaSuccess;
-  const MsmSortTempBytes sort_temp = [&](uint64_t entries, unsigned key_bits) -> uint64_t {
-    cub::DoubleBuffer<uint32_t> k(nullptr, nullptr), v(nullptr, nullptr);
-    size_t temp = 0;
-    const cudaError_t e = cub::DeviceRadixSort::SortPairs(
-        nullptr, temp, k, v, static_cast<int>(entries), 0, static_cast<int>(key_bits), stream);
-    if (e != cudaSuccess) query = e;
-    return temp;
-  };
-  const MsmGpuPlan p = plan_msm_g1(others, budget - split.split(), options.window_bits, sort_temp);
+  const MsmGpuPlan p = plan_msm_g1(others, budget - split.split(), options.window_bits,
+                                   sort_temp_query(stream, &query));
   ZKP_CUDA_OK(query);
   if (!p.fits) {
     return resource_exhausted(

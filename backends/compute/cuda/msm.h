@@ -53,6 +53,10 @@ class MsmScratch {
       pieces_, buckets_, partials_;
 };
 
+// The most device scratch msm_g1 takes for n points in one pass (every scalar neither 0 nor 1),
+// with CUB's own temporary sizes: what a caller plans memory with before it calls.
+Result<uint64_t> msm_g1_scratch_bytes(size_t n, cudaStream_t stream);
+
 // sum_i scalars[i] bases[i] for i < n (n <= 2^31 - 1). bases: device (or mapped host) memory,
 // affine, infinity allowed; scalars: device memory, Fr in its Montgomery form. Work is queued on
 // `stream`; the call synchronizes it twice (the split's counts, then the window sums). options:

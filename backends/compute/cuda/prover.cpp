@@ -92,22 +92,32 @@ Result<std::shared_ptr<const NttTwiddles>> DeviceProver::twiddles(unsigned log_n
 
 Result<std::shared_ptr<ResidentBases>> DeviceProver::bases_for(const groth16::ProvingKey& pk,
                                                                Lane& lane, uint64_t working_set,
+                                                               uint64_t msm_scratch,
                                                                GpuStartStats& stats) {
   std::lock_guard lock(mu_);
+  const unsigned lanes = static_cast<unsigned>(lanes_.size());
+  // Free memory as the planner counts it: what the device has free plus what the lanes hold
+  // (their working sets are planned anew below).
+  auto device_free = [&]() -> Result<uint64_t> {
+    size_t free = 0, total = 0;
+    ZKP_CUDA_OK(cudaMemGetInfo(&free, &total));
+    uint64_t held = 0;
+    for (const auto& l : lanes_) held += l->bytes();
+    return uint64_t{free} + held;
+  };
   bases_.remove_if([](const auto& b) { return b->owner.expired(); });
   for (auto it = bases_.begin(); it != bases_.end(); ++it) {
     if ((*it)->same_key(pk)) {
       bases_.splice(bases_.begin(), bases_, it);
+      lane.msm_budget = msm_scratch;  // planned beside these bases when they were placed
       return bases_.front();
     }
   }
   const size_t points =
       pk.h_query.size() + pk.l_query.size() + pk.a_query.size() + pk.b_g1_query.size();
-  size_t free = 0, total = 0;
-  ZKP_CUDA_OK(cudaMemGetInfo(&free, &total));
+  ZKP_ASSIGN_OR_RETURN(uint64_t free, device_free());
   // Room: evict the least recently used keys no call is using.
-  BasesPlan plan = plan_bases(points, sizeof(G1Affine), free, working_set,
-                              static_cast<unsigned>(lanes_.size()), kReserveBytes);
+  BasesPlan plan = plan_bases(points, sizeof(G1Affine), free, working_set, lanes, kReserveBytes);
   if (options_.stream_chunk_points > 0) {
     plan.resident = false;
     plan.chunk_points = options_.stream_chunk_points;
@@ -115,14 +125,16 @@ Result<std::shared_ptr<ResidentBases>> DeviceProver::bases_for(const groth16::Pr
   while (!plan.resident && options_.stream_chunk_points == 0 && !bases_.empty() &&
          bases_.back().use_count() == 1) {
     bases_.pop_back();
-    ZKP_CUDA_OK(cudaMemGetInfo(&free, &total));
-    plan = plan_bases(points, sizeof(G1Affine), free, working_set,
-                      static_cast<unsigned>(lanes_.size()), kReserveBytes);
+    ZKP_ASSIGN_OR_RETURN(free, device_free());
+    plan = plan_bases(points, sizeof(G1Affine), free, working_set, lanes, kReserveBytes);
   }
   if (!plan.resident) {  // streamed by the caller
     lane.stream_chunk_points = plan.chunk_points;
+    lane.msm_budget = lane_msm_budget(free, kReserveBytes, lanes, working_set, msm_scratch,
+                                      2 * plan.chunk_points * sizeof(G1Affine));
     return std::shared_ptr<ResidentBases>();
   }
+  lane.msm_budget = msm_scratch;  // plan_bases left working_set x lanes beside the bases
   auto b = std::make_shared<ResidentBases>();
   b->owner = pk.storage;
   b->host_h = pk.h_query.data();

@@ -56,8 +56,11 @@ class DeviceProver {
   DeviceProver(CudaDevice info, const DeviceOptions& options);
   Result<Lane*> checkout();
   void checkin(Lane* lane);
+  // The device's one memory planner (under mu_): the key's bases resident or streamed, and the
+  // lane's MSM budget (Lane::msm_budget), from the free memory plus what the lanes hold.
   Result<std::shared_ptr<ResidentBases>> bases_for(const groth16::ProvingKey& pk, Lane& lane,
-                                                   uint64_t working_set, GpuStartStats& stats);
+                                                   uint64_t working_set, uint64_t msm_scratch,
+                                                   GpuStartStats& stats);
   Result<std::shared_ptr<const NttTwiddles>> twiddles(unsigned log_n, Lane& lane);
   Result<groth16::PendingProof> run(Lane& lane, const groth16::ProvingKey& pk,
                                     const groth16::ProverInput& in, GpuStartStats& stats);

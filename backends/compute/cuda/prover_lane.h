@@ -31,6 +31,13 @@ struct Lane {
   DeviceMemory abc, aux, a_scalars, b_scalars, staging;
   MsmScratch msm;
   uint64_t stream_chunk_points = 1ull << 16;  // streamed bases: points per staging half
+  uint64_t msm_budget = 0;  // the MSM scratch this lane may take (the device's planner sets it)
+
+  // Device bytes the lane holds now.
+  uint64_t bytes() const {
+    return abc.bytes() + aux.bytes() + a_scalars.bytes() + b_scalars.bytes() + staging.bytes() +
+           msm.bytes();
+  }
 
   ~Lane() {
     for (cudaEvent_t* e : {&h2d_begin, &ntt_begin, &ntt_end, &staged[0], &staged[1]}) {

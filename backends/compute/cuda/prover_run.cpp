@@ -1,5 +1,6 @@
 // backends/compute/cuda/prover_run.cpp: DeviceProver::run, the body of one prove_start (see
 // prover.h and prover.cpp for the lane and the resident bases).
+#include <algorithm>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -28,7 +29,8 @@ Result<G1> msm(Lane& lane, const G1Affine* resident, std::span<const G1Affine> h
                const Fr* scalars, size_t count, uint64_t& streamed_bytes,
                const std::string& device) {
   if (count == 0) return G1::identity();
-  if (resident != nullptr) return msm_g1(resident, scalars, count, lane.msm, lane.compute);
+  const MsmOptions budget{0, lane.msm_budget};
+  if (resident != nullptr) return msm_g1(resident, scalars, count, lane.msm, lane.compute, budget);
   const uint64_t chunk = std::min<uint64_t>(count, lane.stream_chunk_points);
   ZKP_RETURN_IF_ERROR(ensure_capacity(lane.staging, 2 * chunk * sizeof(G1Affine),
                                       "the staging buffer of streamed bases", device));
@@ -52,7 +54,7 @@ Result<G1> msm(Lane& lane, const G1Affine* resident, std::span<const G1Affine> h
     const uint64_t off = i * chunk;
     ZKP_ASSIGN_OR_RETURN(const G1 part,
                          msm_g1(half(i), scalars + off, std::min<uint64_t>(chunk, count - off),
-                                lane.msm, lane.compute));
+                                lane.msm, lane.compute, budget));
     sum += part;
   }
   return sum;
@@ -82,9 +84,14 @@ Result<groth16::PendingProof> DeviceProver::run(Lane& lane, const groth16::Provi
   ZKP_RETURN_IF_ERROR(ensure_capacity(lane.aux, pk.num_aux * sizeof(Fr), "the L scalars", dev));
   ZKP_RETURN_IF_ERROR(ensure_capacity(lane.a_scalars, a_count * sizeof(Fr), "the A scalars", dev));
   ZKP_RETURN_IF_ERROR(ensure_capacity(lane.b_scalars, b_count * sizeof(Fr), "the B scalars", dev));
-  const uint64_t working_set = working_set_bytes(n, pk.num_aux, a_count, b_count, lane.msm.bytes());
+  // The MSM scratch is planned before the bases' place is decided: the largest of the four MSMs
+  // with every scalar through Pippenger (CUB's own storage sizes), not what earlier calls left.
+  const size_t msm_points =
+      std::max({pk.h_query.size(), pk.l_query.size(), pk.a_query.size(), pk.b_g1_query.size()});
+  ZKP_ASSIGN_OR_RETURN(const uint64_t msm_scratch, msm_g1_scratch_bytes(msm_points, lane.compute));
+  const uint64_t working_set = working_set_bytes(n, pk.num_aux, a_count, b_count, msm_scratch);
   ZKP_ASSIGN_OR_RETURN(std::shared_ptr<ResidentBases> bases,
-                       bases_for(pk, lane, working_set, stats));
+                       bases_for(pk, lane, working_set, msm_scratch, stats));
   stats.bases_resident = bases != nullptr;
   Fr* d_abc = lane.abc.as<Fr>();
 

@@ -58,4 +58,11 @@ BasesPlan plan_bases(uint64_t points, uint64_t bytes_per_point, uint64_t device_
   return plan;
 }
 
+uint64_t lane_msm_budget(uint64_t device_free, uint64_t reserve, unsigned lanes,
+                         uint64_t working_set, uint64_t msm_scratch, uint64_t staging_bytes) {
+  const uint64_t share = device_free > reserve ? (device_free - reserve) / std::max(lanes, 1u) : 0;
+  const uint64_t rest = working_set - std::min(working_set, msm_scratch) + staging_bytes;
+  return std::min(msm_scratch, share > rest ? share - rest : 0);
+}
+
 }  // namespace zkpipe::cuda_backend

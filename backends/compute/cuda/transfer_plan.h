@@ -52,4 +52,12 @@ struct BasesPlan {
 BasesPlan plan_bases(uint64_t points, uint64_t bytes_per_point, uint64_t device_free,
                      uint64_t working_set, unsigned lanes, uint64_t reserve);
 
+// The MSM scratch one of `lanes` lanes may take: its share of the device, handed out by the one
+// planner of the device (so lanes never size their scratch from free memory at once). The
+// planned msm_scratch (part of working_set) when that share holds the working set and the
+// lane's staging_bytes (streamed bases); else what is left of the share (msm_g1 then runs in
+// passes, or says how much it lacks). device_free: after the resident bases.
+uint64_t lane_msm_budget(uint64_t device_free, uint64_t reserve, unsigned lanes,
+                         uint64_t working_set, uint64_t msm_scratch, uint64_t staging_bytes);
+
 }  // namespace zkpipe::cuda_backend

@@ -59,6 +59,19 @@ TEST_CASE("CUDA transfer: bases stay resident when they fit, else stream in chun
   CHECK(none.chunk_points == 1000);
 }
 
+TEST_CASE("CUDA transfer: each lane's MSM budget is its planned share", "[compute]") {
+  const uint64_t gib = 1ull << 30;
+  const uint64_t scratch = 8 * gib, ws = 12 * gib;  // the working set includes the scratch
+  // Room for both lanes' working sets and staging: each lane gets the planned scratch.
+  CHECK(lane_msm_budget(40 * gib, 2 * gib, 2, ws, scratch, gib) == scratch);
+  // A lane's share is 9 GiB: 4 GiB of a/b/c and scalars, 1 GiB of staging, 4 GiB left.
+  CHECK(lane_msm_budget(20 * gib, 2 * gib, 2, ws, scratch, gib) == 4 * gib);
+  // Nothing left: 0, and msm_g1 then says how much it lacks.
+  CHECK(lane_msm_budget(8 * gib, 2 * gib, 2, ws, scratch, gib) == 0);
+  CHECK(lane_msm_budget(gib, 2 * gib, 1, ws, scratch, 0) == 0);
+  CHECK(lane_msm_budget(40 * gib, 2 * gib, 0, ws, scratch, 0) == scratch);  // 0 lanes reads as 1
+}
+
 std::vector<CudaDevice> two_gpus() {
   CudaDevice a;
   a.index = 0;

@@ -96,8 +96,12 @@ def ptxas_usage(log):
     """Function -> {registers, stack, spill_stores, spill_loads} from ptxas -v output."""
     usage, current = {}, None
     for line in log.splitlines():
-        m = re.search(r"Function properties for (\S+)", line) or \
-            re.search(r"Compiling entry function '(\S+)'", line)
+        m = re.search(r"Compiling entry function '(\S+)'", line)
+        if m:
+            current = m.group(1)
+            usage.setdefault(current, {})["entry"] = True
+            continue
+        m = re.search(r"Function properties for (\S+)", line)
         if m:
             current = m.group(1)
             usage.setdefault(current, {})
@@ -123,7 +127,7 @@ def functions(cubin, log):
         out[mangled] = {"name": names.get(mangled, mangled), "instructions": size // 16,
                         "registers": u.get("registers"), "stack": u.get("stack", 0),
                         "spill_stores": u.get("spill_stores", 0),
-                        "spill_loads": u.get("spill_loads", 0)}
+                        "spill_loads": u.get("spill_loads", 0), "entry": u.get("entry", False)}
     return out
 
 
@@ -136,7 +140,7 @@ def main():
     ap.add_argument("--out", help="default BUILD/gpu-static")
     ap.add_argument("--check", action="store_true",
                     help="exit 1 unless an Fp product is at most %d SASS instructions and no "
-                         "kernel compiled spills" % FP_MUL_GOAL)
+                         "kernel spills" % FP_MUL_GOAL)
     args = ap.parse_args()
     nvcc = find_nvcc(args.nvcc)
     if not shutil.which("readelf"):
@@ -174,7 +178,12 @@ def main():
         if report["ops"]["fp_mul"]["instructions"] > FP_MUL_GOAL:
             problems.append("an Fp product is %d SASS instructions (goal <= %d)" %
                             (report["ops"]["fp_mul"]["instructions"], FP_MUL_GOAL))
+        # Kernels only: under -rdc an out-of-line cold function (the equal-x cases) is compiled
+        # alone to the call ABI and may spill on its rare path; the library's whole-program
+        # build compiles it into its callers, where ptxas -Werror refuses any spill.
         for name, f in list(probe.items()) + list(report["kernels"].items()):
+            if not f["entry"]:
+                continue
             if f["spill_stores"] or f["spill_loads"]:
                 problems.append("%s spills (%d B stored, %d B loaded)" %
                                 (name, f["spill_stores"], f["spill_loads"]))
