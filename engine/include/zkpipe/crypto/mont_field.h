@@ -240,41 +240,37 @@ struct MontField {
   // them on the host with mul32::Emulated against the portable code.
   template <typename Ops>
   ZKP_HD MontField mul_chain(const MontField& b) const {
-    uint32_t x[2 * kLimbs], y[2 * kLimbs], q[2 * kLimbs], r[2 * kLimbs];
-    to_words(x);
-    b.to_words(y);
-    modulus_words(q);
-    Ops ops;
-    mul32::mont_mul<2 * kLimbs, kWideCios>(ops, r, x, y, q, static_cast<uint32_t>(kInv));
-    return from_words(r);
+    return on_words<Ops>(
+        b, [](Ops& ops, uint32_t* r, const uint32_t* x, const uint32_t* y, const uint32_t* q) {
+          mul32::mont_mul<2 * kLimbs, kWideCios>(ops, r, x, y, q, static_cast<uint32_t>(kInv));
+        });
   }
   template <typename Ops>
   ZKP_HD MontField sqr_chain() const {
-    uint32_t x[2 * kLimbs], q[2 * kLimbs], r[2 * kLimbs];
-    to_words(x);
-    modulus_words(q);
-    Ops ops;
-    mul32::mont_sqr<2 * kLimbs>(ops, r, x, q, static_cast<uint32_t>(kInv));
-    return from_words(r);
+    return on_words<Ops>(
+        *this, [](Ops& ops, uint32_t* r, const uint32_t* x, const uint32_t*, const uint32_t* q) {
+          mul32::mont_sqr<2 * kLimbs>(ops, r, x, q, static_cast<uint32_t>(kInv));
+        });
   }
   template <typename Ops>
   ZKP_HD MontField add_chain(const MontField& b) const {
-    uint32_t x[2 * kLimbs], y[2 * kLimbs], q[2 * kLimbs], r[2 * kLimbs];
-    to_words(x);
-    b.to_words(y);
-    modulus_words(q);
-    Ops ops;
-    mul32::add_mod<2 * kLimbs>(ops, r, x, y, q);
-    return from_words(r);
+    return on_words<Ops>(b, [](Ops& ops, uint32_t* r, const uint32_t* x, const uint32_t* y,
+                               const uint32_t* q) { mul32::add_mod<2 * kLimbs>(ops, r, x, y, q); });
   }
   template <typename Ops>
   ZKP_HD MontField sub_chain(const MontField& b) const {
+    return on_words<Ops>(b, [](Ops& ops, uint32_t* r, const uint32_t* x, const uint32_t* y,
+                               const uint32_t* q) { mul32::sub_mod<2 * kLimbs>(ops, r, x, y, q); });
+  }
+  // f(ops, r, x, y, q) over 32-bit words: x this, y b, q the modulus; returns r.
+  template <typename Ops, typename F>
+  ZKP_HD MontField on_words(const MontField& b, F f) const {
     uint32_t x[2 * kLimbs], y[2 * kLimbs], q[2 * kLimbs], r[2 * kLimbs];
     to_words(x);
     b.to_words(y);
     modulus_words(q);
     Ops ops;
-    mul32::sub_mod<2 * kLimbs>(ops, r, x, y, q);
+    f(ops, r, x, y, q);
     return from_words(r);
   }
   ZKP_HD void to_words(uint32_t* w) const {
