@@ -98,8 +98,16 @@ std::string status_text(const v1::EngineStatus& st, const std::string& addr) {
   if (!st.memory_plan().empty()) out += st.memory_plan() + "\n";  // "CONFIG: memory: ..."
   out += "devices:\n";
   for (const v1::Device& d : st.devices()) {
-    out += fmt::format("  {:<16} busy {:>10.2f} s  host-to-device {}\n", d.name(), d.busy_seconds(),
+    out += fmt::format("  {:<16} busy {:>10.2f} s  host-to-device {}", d.name(), d.busy_seconds(),
                        format_bytes(d.h2d_bytes()));
+    if (d.memory_total_bytes() > 0) {
+      out += fmt::format("  memory: {} held, {} free of {}", format_bytes(d.memory_used_bytes()),
+                         format_bytes(d.memory_free_bytes()), format_bytes(d.memory_total_bytes()));
+      if (d.memory_budget_bytes() > 0) {
+        out += fmt::format(" (budget {})", format_bytes(d.memory_budget_bytes()));
+      }
+    }
+    out += "\n";
   }
   out += "workers:\n";
   for (const v1::Worker& w : st.workers()) {

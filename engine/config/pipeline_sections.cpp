@@ -13,9 +13,9 @@ constexpr uint64_t kMaxWorkers = 256;
 constexpr uint64_t kMaxThreads = 4096;
 
 Status parse_compute(const YamlReader& r, const Field& section, ComputeConfig& compute) {
-  ZKP_ASSIGN_OR_RETURN(
-      const std::vector<Field> fields,
-      r.map_fields(section, {"backend", "devices", "workers_per_device", "threads"}));
+  ZKP_ASSIGN_OR_RETURN(const std::vector<Field> fields,
+                       r.map_fields(section, {"backend", "devices", "workers_per_device", "threads",
+                                              "device_budget"}));
   if (const Field* f = find_field(fields, "backend")) {
     // Any compute plugin (cpu, cuda, or one built out of tree): the engine loads it by name
     // and says why when it is missing or cannot run on this machine.
@@ -41,6 +41,10 @@ Status parse_compute(const YamlReader& r, const Field& section, ComputeConfig& c
   if (const Field* f = find_field(fields, "threads")) {
     ZKP_ASSIGN_OR_RETURN(const uint64_t n, r.integer(*f, 0, kMaxThreads));
     compute.threads = static_cast<uint32_t>(n);
+  }
+  if (const Field* f = find_field(fields, "device_budget")) {
+    ZKP_ASSIGN_OR_RETURN(const std::optional<uint64_t> b, positive_size(r, *f, true));
+    compute.device_budget_bytes = b.value_or(0);
   }
   return ok_status();
 }

@@ -86,6 +86,19 @@ class PluginCompute final : public ComputeBackend {
     return plugin_status(info.status, name(), names_[device], info.status_message);
   }
 
+  DeviceMemoryStatus device_memory(size_t device) const override {
+    const zkp_compute_device info = device_info(static_cast<uint32_t>(device));
+    DeviceMemoryStatus m;
+    m.total_bytes = info.memory_bytes;
+    // A 1.2/1.3 plugin writes the shorter struct: its memory fields stay 0.
+    if (info.struct_size >= offsetof(zkp_compute_device, memory_budget_bytes) + sizeof(uint64_t)) {
+      m.used_bytes = info.memory_used_bytes;
+      m.free_bytes = info.memory_free_bytes;
+      m.budget_bytes = info.memory_budget_bytes;
+    }
+    return m;
+  }
+
   Result<groth16::PendingProof> prove_start(size_t device, const StartInput& in,
                                             StartStats& stats) override {
     stats = {};
@@ -266,6 +279,7 @@ Result<std::unique_ptr<ComputeBackend>> open_compute_backend(const ComputeConfig
   options.memory_flags = memory_flags;
   options.devices = devices.empty() ? nullptr : devices.data();
   options.device_count = static_cast<uint32_t>(devices.size());
+  options.device_budget_bytes = config.device_budget_bytes;
   std::vector<char> msg(ZKP_ERROR_CAPACITY, '\0');
   zkp_compute* instance = nullptr;
   const zkp_status rc = t->create(&options, &instance, zkp_error{msg.data(), msg.size()});

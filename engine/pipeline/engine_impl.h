@@ -265,6 +265,9 @@ struct Engine::Impl {
   void log_job_timing(const JobResult& r, double trim_ms) const;
   nlohmann::json status_json() const;
   std::string metrics_text() const;
+  // The devices with device memory and what their backend says of it (not under mu: the
+  // plugin asks its driver).
+  std::vector<std::pair<std::string, DeviceMemoryStatus>> memory_of_devices() const;
 };
 
 bool ended(const Job& job);

@@ -59,11 +59,21 @@ void Engine::Impl::log_job_timing(const JobResult& r, double trim_ms) const {
       r.job, r.proof_type, r.partitions.size(), r.verify_ms, r.finalize_ms, trim_ms, r.wall_ms);
 }
 
+std::vector<std::pair<std::string, DeviceMemoryStatus>> Engine::Impl::memory_of_devices() const {
+  std::vector<std::pair<std::string, DeviceMemoryStatus>> out;
+  for (size_t d = 0; d < compute->device_count(); ++d) {
+    const DeviceMemoryStatus m = compute->device_memory(d);
+    if (m.total_bytes > 0) out.emplace_back(compute->device_name(d), m);
+  }
+  return out;
+}
+
 nlohmann::json Engine::Impl::status_json() const {
   using nlohmann::json;
   json out;
   const BudgetStats b = budget->stats();
   const SrsStats s = srs->stats();
+  const auto device_mem = memory_of_devices();
   std::lock_guard lock(mu);
   json jobs_json = json::array();
   for (const auto& [id, job] : jobs) {
@@ -141,6 +151,14 @@ nlohmann::json Engine::Impl::status_json() const {
   json devices = json::array();
   for (size_t d = 0; d < compute->device_count(); ++d) devices.push_back(compute->device_name(d));
   out["compute"] = {{"backend", compute->name()}, {"devices", devices}};
+  json device_memory = json::object();
+  for (const auto& [name, m] : device_mem) {
+    device_memory[name] = {{"total_bytes", m.total_bytes},
+                           {"used_bytes", m.used_bytes},
+                           {"free_bytes", m.free_bytes},
+                           {"budget_bytes", m.budget_bytes}};
+  }
+  out["device_memory"] = std::move(device_memory);
   out["memory_backend"] = pool->backend_name();
   auto total = [](const std::map<std::string, uint64_t>& m) {
     uint64_t n = 0;
@@ -164,6 +182,7 @@ std::string Engine::Impl::metrics_text() const {
   const BudgetStats b = budget->stats();
   const SrsStats s = srs->stats();
   const std::map<std::string, uint64_t> bytes = trace.byte_counters();
+  const auto device_mem = memory_of_devices();
   std::string out;
   auto family = [&out](std::string_view name, std::string_view type, std::string_view help) {
     out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, help, name, type);
@@ -172,6 +191,29 @@ std::string Engine::Impl::metrics_text() const {
     for (const auto& [key, value] : map)
       out += fmt::format("{}{{{}=\"{}\"}} {}\n", name, label, key, value);
   };
+  if (!device_mem.empty()) {
+    using Field = uint64_t DeviceMemoryStatus::*;
+    struct Gauge {
+      const char* name;
+      Field field;
+      const char* help;
+    };
+    const Gauge gauges[] = {
+        {"zkpipe_device_memory_used_bytes", &DeviceMemoryStatus::used_bytes,
+         "Device memory the compute backend holds (bases, buffers, scratch, tables)."},
+        {"zkpipe_device_memory_free_bytes", &DeviceMemoryStatus::free_bytes,
+         "Device memory free (every process)."},
+        {"zkpipe_device_memory_budget_bytes", &DeviceMemoryStatus::budget_bytes,
+         "compute.device_budget per device; 0: none (free memory less a reserve)."},
+        {"zkpipe_device_memory_total_bytes", &DeviceMemoryStatus::total_bytes,
+         "Device memory of the device."}};
+    for (const Gauge& g : gauges) {
+      family(g.name, "gauge", g.help);
+      for (const auto& [dev, m] : device_mem) {
+        out += fmt::format("{}{{device=\"{}\"}} {}\n", g.name, dev, m.*(g.field));
+      }
+    }
+  }
   std::lock_guard lock(mu);
   family("zkpipe_device_busy_seconds_total", "counter",
          "Seconds each device spent in prove_start.");

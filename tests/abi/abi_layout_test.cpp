@@ -136,7 +136,10 @@ ZKP_PIN(zkp_compute_device, name, 16);
 ZKP_PIN(zkp_compute_device, model, 48);
 ZKP_PIN(zkp_compute_device, uuid, 144);
 ZKP_PIN(zkp_compute_device, status_message, 192);
-static_assert(sizeof(zkp_compute_device) == 704);
+ZKP_PIN(zkp_compute_device, memory_used_bytes, 704);
+ZKP_PIN(zkp_compute_device, memory_free_bytes, 712);
+ZKP_PIN(zkp_compute_device, memory_budget_bytes, 720);
+static_assert(sizeof(zkp_compute_device) == 728);
 ZKP_PIN(zkp_compute_options, struct_size, 0);
 ZKP_PIN(zkp_compute_options, workers_per_device, 4);
 ZKP_PIN(zkp_compute_options, threads, 8);
@@ -144,7 +147,8 @@ ZKP_PIN(zkp_compute_options, memory_flags, 12);
 ZKP_PIN(zkp_compute_options, devices, 16);
 ZKP_PIN(zkp_compute_options, device_count, 24);
 ZKP_PIN(zkp_compute_options, reserved, 28);
-static_assert(sizeof(zkp_compute_options) == 32);
+ZKP_PIN(zkp_compute_options, device_budget_bytes, 32);
+static_assert(sizeof(zkp_compute_options) == 40);
 ZKP_PIN(zkp_key_view, struct_size, 0);
 ZKP_PIN(zkp_key_view, num_inputs, 4);
 ZKP_PIN(zkp_key_view, num_aux, 8);
@@ -206,7 +210,7 @@ static_assert(static_cast<int>(Code::kAborted) == ZKP_ERR_ABORTED);
 
 TEST_CASE("ABI: version constants are the ones the changelog documents", "[abi]") {
   CHECK(ZKP_ABI_MAJOR == 1);
-  CHECK(ZKP_ABI_MINOR == 3);
+  CHECK(ZKP_ABI_MINOR == 4);
   CHECK(ZKP_ERROR_CAPACITY == 2048);
   CHECK(std::string(ZKP_PLUGIN_SYMBOL_NAME) == "zkp_plugin");
 }

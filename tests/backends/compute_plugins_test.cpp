@@ -4,6 +4,7 @@
 // the engine's key is gone, and every way of naming a backend that cannot run fails with its
 // reason. The `cuda` plugin on this machine: UNAVAILABLE with the CUDA error, never a crash.
 // Thread-safety: single-threaded Catch2 tests, except the concurrent-calls case.
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -90,6 +91,53 @@ TEST_CASE("compute plugins: cpu loads as a compute plugin and passes its self-te
   std::vector<char> msg(ZKP_ERROR_CAPACITY, '\0');
   CHECK((*p)->header->self_test(zkp_error{msg.data(), msg.size()}) == ZKP_OK);
   INFO(msg.data());
+}
+
+TEST_CASE("compute plugins: 1.2-sized options and device structs still pair (ABI 1.4)",
+          "[compute][abi]") {
+  PluginRegistry registry({ZKPIPE_TEST_PLUGIN_DIR});
+  auto p = registry.load("cpu", ZKP_KIND_COMPUTE);
+  REQUIRE(p.ok());
+  const auto* t = (*p)->table<zkp_compute_backend>();
+  std::vector<char> msg(ZKP_ERROR_CAPACITY, '\0');
+  zkp_error err{msg.data(), msg.size()};
+  // An engine built against 1.2: 32-byte options, no budget field; what lies past it is never read.
+  struct Old {
+    zkp_compute_options options;
+    unsigned char poison[8];
+  } old{};
+  old.options.struct_size = 32;
+  old.options.workers_per_device = 1;
+  std::memset(&old.options.device_budget_bytes, 0xff, sizeof old.options.device_budget_bytes);
+  zkp_compute* c = nullptr;
+  REQUIRE(t->create(&old.options, &c, err) == ZKP_OK);
+  // A 1.2 device struct (704 bytes): the plugin writes no further.
+  zkp_compute_device info{};
+  std::memset(&info, 0xab, sizeof info);
+  info.struct_size = 704;
+  REQUIRE(t->device_info(c, 0, &info, err) == ZKP_OK);
+  CHECK(info.struct_size == 704);
+  CHECK(std::string(info.name) == "cpu0");
+  CHECK(info.memory_used_bytes == 0xababababababababull);
+  CHECK(info.memory_budget_bytes == 0xababababababababull);
+  // A 1.4 one gets the memory fields (the host: none).
+  zkp_compute_device full{};
+  full.struct_size = sizeof full;
+  REQUIRE(t->device_info(c, 0, &full, err) == ZKP_OK);
+  CHECK(full.struct_size == sizeof full);
+  CHECK(full.memory_used_bytes == 0);
+  CHECK(full.memory_budget_bytes == 0);
+  // Smaller than any layout: refused, naming the field.
+  zkp_compute_device tiny{};
+  tiny.struct_size = 100;
+  CHECK(t->device_info(c, 0, &tiny, err) == ZKP_ERR_INVALID_ARGUMENT);
+  CHECK_THAT(std::string(msg.data()), Contains("zkp_compute_device.struct_size 100"));
+  t->destroy(c);
+  zkp_compute_options small{};
+  small.struct_size = 16;
+  small.workers_per_device = 1;
+  CHECK(t->create(&small, &c, err) == ZKP_ERR_INVALID_ARGUMENT);
+  CHECK_THAT(std::string(msg.data()), Contains("zkp_compute_options.struct_size 16"));
 }
 
 TEST_CASE("compute plugins: cpu proofs equal the reference prover's bit for bit", "[compute]") {
@@ -182,6 +230,15 @@ TEST_CASE("compute plugins: backends that cannot run name the reason", "[compute
   REQUIRE_FALSE(with_devices.ok());
   CHECK(with_devices.status().code() == Code::kInvalidArgument);
   CHECK_THAT(with_devices.status().message(), Contains("takes no device list"));
+
+  PluginRegistry registry({ZKPIPE_TEST_PLUGIN_DIR});
+  ComputeConfig budgeted;
+  budgeted.device_budget_bytes = 8ull << 30;
+  auto cpu_budget = pipeline::open_compute_backend(budgeted, registry, 0);
+  REQUIRE_FALSE(cpu_budget.ok());
+  CHECK(cpu_budget.status().code() == Code::kInvalidArgument);
+  CHECK_THAT(cpu_budget.status().message(), Contains("compute.device_budget"));
+  CHECK_THAT(cpu_budget.status().message(), Contains("no device memory"));
 
   const CudaInfo cuda = read_cuda_info();
   if (!std::filesystem::exists(std::string(ZKPIPE_TEST_PLUGIN_DIR) + "/cuda.so")) {

@@ -61,6 +61,12 @@ TEST_CASE("Pipeline config: every key is read", "[config]") {
   CHECK(gpu->compute.backend == "cuda");
   CHECK(gpu->compute.devices == std::vector<std::string>{"1", "GPU-8a1f0c3e-1111"});
   CHECK(c->compute.devices.empty());
+  const Result<zkpipe::Config> budgeted = parse("compute: {backend: cuda, device_budget: 96GiB}\n");
+  REQUIRE(budgeted.ok());
+  CHECK(budgeted->compute.device_budget_bytes == 96ull << 30);
+  CHECK(c->compute.device_budget_bytes == 0);  // auto
+  REQUIRE(parse("compute: {device_budget: auto}\n").ok());
+  CHECK(parse("compute: {device_budget: auto}\n")->compute.device_budget_bytes == 0);
   REQUIRE(parse("pipeline: {budget: auto}\n").ok());
   CHECK_FALSE(parse("pipeline: {budget: auto}\n")->pipeline.budget_bytes.has_value());
 }
@@ -75,6 +81,8 @@ TEST_CASE("Pipeline config: bad values are errors naming file, position and key"
       {"compute: {workers_per_device: 0}\n", "p.yaml:3:31: compute.workers_per_device: "},
       {"compute: {threads: -1}\n", "p.yaml:3:20: compute.threads: "},
       {"compute: {gpus: 2}\n", "p.yaml:3:11: compute.gpus: unknown key 'gpus'"},
+      {"compute: {device_budget: 0}\n", "p.yaml:3:26: compute.device_budget: must be greater"},
+      {"compute: {device_budget: 4XB}\n", "p.yaml:3:26: compute.device_budget: unknown unit"},
       {"pipeline: {synthesis_workers: 1000}\n", "p.yaml:3:31: pipeline.synthesis_workers: "},
       {"pipeline: {budget: 0}\n", "p.yaml:3:20: pipeline.budget: must be greater than 0"},
       {"pipeline: {budget: 4XB}\n", "p.yaml:3:20: pipeline.budget: unknown unit"},

@@ -102,6 +102,9 @@ class FaultyCompute final : public pipeline::ComputeBackend {
   Status device_status(size_t) const override {
     return quarantined_ ? unavailable("cpu0 is quarantined (injected)") : ok_status();
   }
+  // What device_memory reports (the cpu backend has none: zeros, so status leaves it out).
+  pipeline::DeviceMemoryStatus memory{};
+  pipeline::DeviceMemoryStatus device_memory(size_t) const override { return memory; }
   Result<groth16::Proof> prove_finish(groth16::PendingProof&& pending,
                                       const groth16::ProverRandomness& r) override {
     Result<groth16::Proof> proof = inner_->prove_finish(std::move(pending), r);

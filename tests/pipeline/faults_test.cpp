@@ -2,6 +2,11 @@
 // plugin, a corrupted proof (caught by verification, never returned), with and without retries;
 // cancellation, deadlines, drain, a request larger than the budget, a plan larger than the
 // machine. Nothing hangs (every wait has a timeout) and no reservation leaks.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "engine_fixture.h"
@@ -72,6 +77,41 @@ TEST_CASE("Engine faults: a failing prove_start fails the job, or is retried", "
     }
     require_no_leak(*engine);
   }
+}
+
+TEST_CASE("Engine status: device memory per device, in status and as metrics", "[pipeline]") {
+  {  // The cpu backend has no device memory: nothing to show.
+    auto engine = make_engine(test_config());
+    CHECK(engine->status_json()["device_memory"].empty());
+    CHECK(engine->metrics_text().find("zkpipe_device_memory") == std::string::npos);
+  }
+  auto compute = std::make_unique<FaultyCompute>(0, 0);
+  compute->memory = {80ull << 30, 30ull << 30, 45ull << 30, 64ull << 30};
+  pipeline::EngineOptions options;
+  options.compute = std::move(compute);
+  auto engine = make_engine(test_config(), std::move(options));
+  const auto m = engine->status_json()["device_memory"]["cpu0"];
+  CHECK(m["total_bytes"] == 80ull << 30);
+  CHECK(m["used_bytes"] == 30ull << 30);
+  CHECK(m["free_bytes"] == 45ull << 30);
+  CHECK(m["budget_bytes"] == 64ull << 30);
+  const std::string metrics = engine->metrics_text();
+  CHECK(metrics.find("# TYPE zkpipe_device_memory_used_bytes gauge\n") != std::string::npos);
+  CHECK(metrics.find("zkpipe_device_memory_used_bytes{device=\"cpu0\"} 32212254720\n") !=
+        std::string::npos);
+  CHECK(metrics.find("zkpipe_device_memory_budget_bytes{device=\"cpu0\"} 68719476736\n") !=
+        std::string::npos);
+  // The exposition format as Prometheus reads it (Debian `prometheus`, installed by the test
+  // setup like the daemon test's).
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / fmt::format("zkpipe-metrics-{}.txt", ::getpid());
+  {
+    std::ofstream out(file);
+    out << metrics;
+  }
+  const int rc = std::system(fmt::format("promtool check metrics < '{}'", file.string()).c_str());
+  std::filesystem::remove(file);
+  CHECK(rc == 0);
 }
 
 TEST_CASE("Engine faults: a quarantined device stops its worker; with none left jobs fail",

@@ -8,6 +8,7 @@
 // caller's thread (wait returns at once), so concurrency is the Devices implementation's.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <memory>
@@ -46,12 +47,17 @@ class Devices {
  public:
   virtual ~Devices() = default;
   virtual uint32_t count() const = 0;
-  // Fills name, model, uuid, memory_bytes and status (+ status_message).
+  // Fills name, model, uuid, memory_bytes and status (+ status_message), and where the backend
+  // has device memory, memory_used/free/budget_bytes.
   virtual void info(uint32_t device, zkp_compute_device& out) const = 0;
   // PendingProof::b_scalars stays empty (the engine keeps them).
   virtual Result<groth16::PendingProof> prove_start(uint32_t device, const StartCall& call,
                                                     Transfer& transfer) = 0;
 };
+
+// The 1.2 layouts: the smallest structs a caller may pass.
+inline constexpr size_t kOptionsMinSize = 32;
+inline constexpr size_t kDeviceMinSize = 704;
 
 // Copies `text` into a fixed char array, truncating, NUL-terminated.
 template <size_t N>
@@ -85,14 +91,18 @@ struct ComputeEntries {
   static zkp_status create(const zkp_compute_options* options, zkp_compute** out, zkp_error err) {
     return sdk::guard(err, [&]() -> Status {
       if (options == nullptr || out == nullptr) return invalid_argument("create: null argument");
-      if (options->struct_size < sizeof(zkp_compute_options)) {
+      // From the 1.2 layout on; the fields the caller's struct does not reach read as 0.
+      if (options->struct_size < kOptionsMinSize) {
         return invalid_argument("create: zkp_compute_options.struct_size " +
                                 std::to_string(options->struct_size) + " < " +
-                                std::to_string(sizeof(zkp_compute_options)));
+                                std::to_string(kOptionsMinSize));
       }
-      if (options->workers_per_device == 0)
+      zkp_compute_options o{};
+      std::memcpy(&o, options, std::min<size_t>(options->struct_size, sizeof o));
+      o.struct_size = sizeof o;
+      if (o.workers_per_device == 0)
         return invalid_argument("compute.workers_per_device: must be at least 1");
-      ZKP_ASSIGN_OR_RETURN(std::unique_ptr<Devices> d, Create(*options));
+      ZKP_ASSIGN_OR_RETURN(std::unique_ptr<Devices> d, Create(o));
       *out = reinterpret_cast<zkp_compute*>(d.release());
       return ok_status();
     });
@@ -110,9 +120,17 @@ struct ComputeEntries {
         return invalid_argument("device_info: device " + std::to_string(device) + " of " +
                                 std::to_string(d->count()));
       }
-      *out = zkp_compute_device{};
-      out->struct_size = sizeof(zkp_compute_device);
-      d->info(device, *out);
+      // The caller's struct from the 1.2 layout on: write what it has room for.
+      if (out->struct_size < kDeviceMinSize) {
+        return invalid_argument("device_info: zkp_compute_device.struct_size " +
+                                std::to_string(out->struct_size) + " < " +
+                                std::to_string(kDeviceMinSize));
+      }
+      const size_t size = std::min<size_t>(out->struct_size, sizeof(zkp_compute_device));
+      zkp_compute_device info{};
+      d->info(device, info);
+      info.struct_size = static_cast<uint32_t>(size);
+      std::memcpy(out, &info, size);
       return ok_status();
     });
   }

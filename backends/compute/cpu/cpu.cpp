@@ -49,6 +49,11 @@ Result<std::unique_ptr<Devices>> create_devices(const zkp_compute_options& optio
         "takes no device list (got: " +
         named + ")");
   }
+  if (options.device_budget_bytes != 0) {
+    return zkpipe::invalid_argument(
+        "compute.device_budget: the cpu backend has no device memory (host memory is "
+        "pipeline.budget); leave the key out");
+  }
   return std::unique_ptr<Devices>(std::make_unique<CpuDevices>(options.threads));
 }
 

@@ -1,7 +1,9 @@
 // backends/compute/cuda/device.h: the CUDA runtime side of a device for the backend: device memory
 // owned by RAII handles whose out-of-memory errors carry the sizes, and which errors are sticky
-// (the context is lost: the device is quarantined, see backend.cpp). Thread-safety: is_sticky is
-// thread-safe; a DeviceMemory is owned by one thread at a time.
+// (the context is lost: the device is quarantined, see backend.cpp), and the bytes the backend
+// holds on each device (every DeviceMemory counts itself there while it lives).
+// Thread-safety: is_sticky and device_bytes_held are thread-safe; a DeviceMemory is owned by one
+// thread at a time.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -38,9 +40,16 @@ class DeviceMemory {
   uint64_t bytes() const { return bytes_; }
 
  private:
+  void release();
+
   void* ptr_ = nullptr;
   uint64_t bytes_ = 0;
+  int device_ = -1;  // where it was allocated (its bytes count there)
 };
+
+// Device memory every live DeviceMemory of this process holds on CUDA device `device` now: what
+// the backend holds there (bases, a/b/c, scalars, MSM scratch, NTT tables).
+uint64_t device_bytes_held(int device);
 
 // Grows `m` to at least `bytes` (contents are not kept).
 Status ensure_capacity(DeviceMemory& m, uint64_t bytes, const std::string& what,

@@ -21,15 +21,17 @@ namespace {
 constexpr unsigned kElementwiseThreads = 256;
 constexpr unsigned kMaxBatch = 65535;  // grid.y
 
-// One tiled pass: load the tile, its stages with a barrier after each, store.
+// One tiled pass: the tile's twiddles into shared memory and the tile loaded, its stages with a
+// barrier after each, store.
 __global__ void __launch_bounds__(512) ntt_pass_kernel(Fr* dst, const Fr* src, NttPassParams p) {
   extern __shared__ uint4 ntt_shared_raw[];  // 16-byte aligned
   Fr* shared = reinterpret_cast<Fr*>(ntt_shared_raw);
   const size_t offset = static_cast<size_t>(blockIdx.y) << p.log_n;
+  ntt_tile_twiddles(p, blockIdx.x, threadIdx.x, shared);
   ntt_tile_load(p, blockIdx.x, threadIdx.x, src + offset, shared);
   __syncthreads();
   for (unsigned s = 0; s < p.tile_log; ++s) {
-    ntt_tile_butterfly(p, blockIdx.x, threadIdx.x, s, shared);
+    ntt_tile_butterfly(p, threadIdx.x, s, shared);
     __syncthreads();
   }
   ntt_tile_store(p, blockIdx.x, threadIdx.x, shared, dst + offset);
@@ -79,6 +81,10 @@ Status run_ntt(Fr* data, const Fr* src, unsigned log_n, NttDirection direction, 
     const NttPass& pass = plan.passes[i];
     const Fr* in = i == 0 && src != nullptr ? src : data;
     const dim3 grid(static_cast<unsigned>(pass.blocks), batch);
+    if (pass.shared_bytes > kNttDefaultSharedBytes) {  // 2^10 tiles: 64 KiB, an opt-in
+      ZKP_CUDA_OK(cudaFuncSetAttribute(ntt_pass_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(pass.shared_bytes)));
+    }
     ntt_pass_kernel<<<grid, pass.threads, pass.shared_bytes, stream>>>(data, in,
                                                                        plan.params(i, view));
     ZKP_CUDA_OK(cudaGetLastError());
@@ -99,28 +105,12 @@ Result<NttTwiddles> NttTwiddles::create(unsigned max_log_n, cudaStream_t stream)
   ZKP_ASSIGN_OR_RETURN(t.layout_, make_twiddle_layout(max_log_n));
   ZKP_CUDA_OK(cudaGetDevice(&t.device_));
   const std::vector<Fr> host = compute_twiddles(t.layout_);
-  ZKP_CUDA_OK(cudaMalloc(reinterpret_cast<void**>(&t.table_), t.layout_.bytes()));
-  ZKP_CUDA_OK(
-      cudaMemcpyAsync(t.table_, host.data(), t.layout_.bytes(), cudaMemcpyHostToDevice, stream));
+  ZKP_ASSIGN_OR_RETURN(t.table_, DeviceMemory::allocate(t.layout_.bytes(), "the NTT twiddles",
+                                                        "cuda" + std::to_string(t.device_)));
+  ZKP_CUDA_OK(cudaMemcpyAsync(t.table_.as<Fr>(), host.data(), t.layout_.bytes(),
+                              cudaMemcpyHostToDevice, stream));
   ZKP_CUDA_OK(cudaStreamSynchronize(stream));  // `host` dies here
   return Result<NttTwiddles>(std::move(t));
-}
-
-NttTwiddles::NttTwiddles(NttTwiddles&& o) noexcept
-    : layout_(o.layout_), table_(std::exchange(o.table_, nullptr)), device_(o.device_) {}
-
-NttTwiddles& NttTwiddles::operator=(NttTwiddles&& o) noexcept {
-  if (this != &o) {
-    if (table_) cudaFree(table_);
-    layout_ = o.layout_;
-    table_ = std::exchange(o.table_, nullptr);
-    device_ = o.device_;
-  }
-  return *this;
-}
-
-NttTwiddles::~NttTwiddles() {
-  if (table_) cudaFree(table_);  // a destructor cannot report; the memory is gone either way
 }
 
 // ---- transforms --------------------------------------------------------------------------------

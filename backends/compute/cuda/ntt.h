@@ -12,6 +12,7 @@
 
 #include <cstddef>
 
+#include "device.h"
 #include "ntt_plan.h"
 #include "zkpipe/crypto/fields.h"
 #include "zkpipe/crypto/ntt.h"
@@ -27,20 +28,15 @@ class NttTwiddles {
   static Result<NttTwiddles> create(unsigned max_log_n, cudaStream_t stream);
 
   NttTwiddles() = default;
-  NttTwiddles(NttTwiddles&& o) noexcept;
-  NttTwiddles& operator=(NttTwiddles&& o) noexcept;
-  NttTwiddles(const NttTwiddles&) = delete;
-  NttTwiddles& operator=(const NttTwiddles&) = delete;
-  ~NttTwiddles();
 
   unsigned max_log_n() const { return layout_.max_log_n; }
   int device() const { return device_; }
-  size_t bytes() const { return table_ ? layout_.bytes() : 0; }
-  NttTwiddleView view(crypto::NttDirection d) const { return layout_.view(table_, d); }
+  size_t bytes() const { return table_.bytes(); }
+  NttTwiddleView view(crypto::NttDirection d) const { return layout_.view(table_.as<Fr>(), d); }
 
  private:
   NttTwiddleLayout layout_;
-  Fr* table_ = nullptr;  // device memory, layout_.elements()
+  DeviceMemory table_;  // layout_.elements() of Fr
   int device_ = -1;
 };
 

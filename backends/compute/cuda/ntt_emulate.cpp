@@ -29,11 +29,12 @@ void emulate_pass(const NttPass& pass, const NttPassParams& p, Fr* dst, const Fr
     const Fr* in = src + v * n;
     Fr* out = dst + v * n;
     for (uint64_t block = 0; block < pass.blocks; ++block) {
-      for (uint32_t t = 0; t < pass.threads; ++t) ntt_tile_load(p, block, t, in, shared.data());
+      for (uint32_t t = 0; t < pass.threads; ++t) {
+        ntt_tile_twiddles(p, block, t, shared.data());
+        ntt_tile_load(p, block, t, in, shared.data());
+      }
       for (unsigned s = 0; s < p.tile_log; ++s) {
-        for (uint32_t t = 0; t < pass.threads; ++t) {
-          ntt_tile_butterfly(p, block, t, s, shared.data());
-        }
+        for (uint32_t t = 0; t < pass.threads; ++t) ntt_tile_butterfly(p, t, s, shared.data());
       }
       for (uint32_t t = 0; t < pass.threads; ++t) ntt_tile_store(p, block, t, shared.data(), out);
     }

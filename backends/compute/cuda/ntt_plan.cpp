@@ -49,7 +49,8 @@ Result<NttPlan> make_ntt_plan(unsigned log_n, NttOrder order, unsigned max_tile_
     pass.block_tiles_log = std::min(want, tiles_log);
     pass.threads = uint32_t{1} << (pass.tile_log - 1 + pass.block_tiles_log);
     pass.blocks = uint64_t{1} << (tiles_log - pass.block_tiles_log);
-    pass.shared_bytes = (size_t{1} << (pass.tile_log + pass.block_tiles_log)) * sizeof(Fr);
+    // The tiles, then a twiddle row per tile (ntt_tile.h).
+    pass.shared_bytes = 2 * (size_t{1} << (pass.tile_log + pass.block_tiles_log)) * sizeof(Fr);
     const unsigned slot = order == NttOrder::kReversedToNatural ? k : plan.num_passes - 1 - k;
     plan.passes[slot] = pass;
   }

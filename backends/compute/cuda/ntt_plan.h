@@ -17,8 +17,11 @@
 
 namespace zkpipe::cuda_backend {
 
-// Largest tile: 2^10 Fr = 32 KiB of shared memory and 512 threads per block (fits the default
-// 48 KiB static limit of every CUDA GPU without an opt-in; not yet tuned on hardware).
+// Largest tile: 2^10 Fr = 32 KiB of shared memory, as much again for its twiddle row, and 512
+// threads per block. Above the default 48 KiB of dynamic shared memory the launch opts in
+// (cudaFuncAttributeMaxDynamicSharedMemorySize; sm_70 and later allow 64 KiB or more). Not yet
+// tuned on hardware.
+inline constexpr size_t kNttDefaultSharedBytes = 48 * 1024;
 inline constexpr unsigned kNttMaxTileLog = 10;
 // Blocks of small tiles hold several tiles so that a block has at least 2^8 threads.
 inline constexpr unsigned kNttMinBlockThreadsLog = 8;

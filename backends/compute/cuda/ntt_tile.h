@@ -28,6 +28,15 @@ ZKP_HD uint64_t ntt_brv(uint64_t v, unsigned bits) {
 #endif
 }
 
+// floor(log2(v)) for v >= 1.
+ZKP_HD unsigned ntt_floor_log2(uint64_t v) {
+#if defined(__CUDA_ARCH__)
+  return 63 - static_cast<unsigned>(__clzll(static_cast<long long>(v)));
+#else
+  return 63 - static_cast<unsigned>(__builtin_clzll(v));
+#endif
+}
+
 // ---- twiddles --------------------------------------------------------------------------------
 // Two-level table of powers of w = omega_M^(+-1), M = 2^max_log: for 0 <= i < M/2,
 // w^i = hi[i >> lo_log] * lo[i & (2^lo_log - 1)], lo[j] = w^j, hi[h] = w^(h 2^lo_log).
@@ -60,6 +69,11 @@ ZKP_HD Fr ntt_twiddle(const NttTwiddleView& t, uint64_t i) {
 // (a, b) -> (a + b, (a - b) w). Otherwise (bit-reversed in, natural out, Cooley-Tukey): stages
 // from the bottom bit up, (a, b) -> (a + w b, a - w b). The butterfly on bit m pairs indices
 // x and x + 2^m (bit m of x clear) with w = w_(2^(m+1))^(x mod 2^m) = w^((x mod 2^m) M/2^(m+1)).
+// Shared memory: the block's tiles (2^tile_log Fr each, tile-major), then as many twiddle rows of
+// the same size. A tile's stage on tile bit r needs 2^r twiddles, one per e_low = e mod 2^r (with
+// x mod 2^m = (e_low << lo_bit) | bottom): they sit in slots [2^r - 1, 2^(r+1) - 1) of the tile's
+// row, filled once per pass (ntt_tile_twiddles: at most one product per slot, about one per
+// element) instead of a table lookup and a product per butterfly and stage.
 struct NttPassParams {
   unsigned log_n = 0;            // n = 2^log_n per vector
   unsigned lo_bit = 0;           // first index bit of the pass
@@ -79,6 +93,30 @@ ZKP_HD uint64_t ntt_tile_index(const NttPassParams& p, uint64_t q, uint64_t e) {
   const uint64_t bottom = q & ((uint64_t{1} << p.lo_bit) - 1);
   const uint64_t top = q >> p.lo_bit;
   return (top << (p.lo_bit + p.tile_log)) | (e << p.lo_bit) | bottom;
+}
+
+// The twiddle row of tile `lt` of the block (after the block's 2^block_tiles_log data tiles).
+ZKP_HD Fr* ntt_twiddle_row(const NttPassParams& p, Fr* shared, uint32_t lt) {
+  return shared +
+         ((uint64_t{1} << (p.tile_log + p.block_tiles_log)) | (uint64_t{lt} << p.tile_log));
+}
+
+// Thread `thread` fills slots lane and lane + half (the last slot, 2^tile_log - 1, is unused) of
+// its tile's twiddle row: slot s serves tile bit r = floor(log2(s + 1)), e_low = s + 1 - 2^r.
+ZKP_HD void ntt_tile_twiddles(const NttPassParams& p, uint64_t block, uint32_t thread, Fr* shared) {
+  const uint32_t half_log = p.tile_log - 1;
+  const uint32_t lt = thread >> half_log;
+  const uint64_t lane = thread & ((uint32_t{1} << half_log) - 1);
+  const uint64_t q = (block << p.block_tiles_log) | lt;
+  const uint64_t bottom = q & ((uint64_t{1} << p.lo_bit) - 1);
+  Fr* row = ntt_twiddle_row(p, shared, lt);
+  for (uint64_t s = lane; s + 1 < (uint64_t{1} << p.tile_log); s += uint64_t{1} << half_log) {
+    const unsigned r = ntt_floor_log2(s + 1);
+    const uint64_t e_low = s + 1 - (uint64_t{1} << r);
+    const unsigned m = p.lo_bit + r;
+    const uint64_t j = (e_low << p.lo_bit) | bottom;
+    row[s] = ntt_twiddle(p.tw, j << (p.tw.max_log - 1 - m));
+  }
 }
 
 // Loads (src) or stores (dst) the two elements thread `thread` of block `block` owns for the
@@ -109,21 +147,17 @@ ZKP_HD void ntt_tile_store(const NttPassParams& p, uint64_t block, uint32_t thre
 }
 
 // Stage `stage` (0 .. tile_log - 1, in execution order) of the pass, thread `thread`'s butterfly.
-ZKP_HD void ntt_tile_butterfly(const NttPassParams& p, uint64_t block, uint32_t thread,
-                               unsigned stage, Fr* shared) {
+ZKP_HD void ntt_tile_butterfly(const NttPassParams& p, uint32_t thread, unsigned stage,
+                               Fr* shared) {
   const uint32_t half_log = p.tile_log - 1;
   const uint32_t lt = thread >> half_log;
   const uint64_t lane = thread & ((uint32_t{1} << half_log) - 1);
-  const uint64_t q = (block << p.block_tiles_log) | lt;
   const unsigned r = p.dif ? p.tile_log - 1 - stage : stage;  // bit inside the tile
-  const unsigned m = p.lo_bit + r;                            // bit of the global index
   // Insert a 0 at bit r of the lane: the pair's first element.
   const uint64_t low_mask = (uint64_t{1} << r) - 1;
   const uint64_t e0 = ((lane >> r) << (r + 1)) | (lane & low_mask);
   const uint64_t e1 = e0 | (uint64_t{1} << r);
-  const uint64_t x = ntt_tile_index(p, q, e0);
-  const uint64_t j = x & ((uint64_t{1} << m) - 1);
-  const Fr w = ntt_twiddle(p.tw, j << (p.tw.max_log - 1 - m));
+  const Fr w = ntt_twiddle_row(p, shared, lt)[(uint64_t{1} << r) - 1 + (lane & low_mask)];
   Fr* tile = shared + (uint64_t{lt} << p.tile_log);
   const Fr a = tile[e0];
   const Fr b = tile[e1];

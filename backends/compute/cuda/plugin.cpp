@@ -20,6 +20,7 @@
 #include "zkpipe/cuda_check.h"
 #include "zkpipe/sdk.h"
 #include "zkpipe/system.h"
+#include "zkpipe/units.h"
 
 namespace zkpipe::cuda_backend {
 namespace {
@@ -56,6 +57,10 @@ class CudaDevices final : public Devices {
     copy_text(out.model, d.info().name);
     copy_text(out.uuid, d.info().uuid);
     out.memory_bytes = d.info().total_bytes;
+    const DeviceMemoryUse m = d.memory();
+    out.memory_used_bytes = m.held;
+    out.memory_free_bytes = m.free;
+    out.memory_budget_bytes = m.budget;
     const Status health = status(device);
     out.status = static_cast<zkp_status>(health.code());
     copy_text(out.status_message, health.message());
@@ -124,12 +129,21 @@ Result<std::unique_ptr<Devices>> create_devices(const zkp_compute_options& optio
     DeviceOptions device_options;
     device_options.lanes = options.workers_per_device;
     device_options.mapped = mapped;
+    device_options.budget_bytes = options.device_budget_bytes;
+    if (options.device_budget_bytes > d.total_bytes) {
+      return invalid_argument(fmt::format(
+          "compute.device_budget {} is more than cuda{} ({}) has: {}",
+          format_bytes(options.device_budget_bytes), d.index, d.name, format_bytes(d.total_bytes)));
+    }
     ZKP_ASSIGN_OR_RETURN(auto prover, DeviceProver::open(d, device_options));
     sdk::log(ZKP_LOG_INFO, kName,
-             fmt::format("cuda{} = {} ({} worker(s); a/b/c by {})", d.index, describe_device(d),
-                         options.workers_per_device,
+             fmt::format("cuda{} = {} ({} worker(s); a/b/c by {}; device memory: {})", d.index,
+                         describe_device(d), options.workers_per_device,
                          mapped ? "mapped zero-copy reads where they are page-locked"
-                                : "copies (pinned: chunked DMA; pageable: staged by the driver)"));
+                                : "copies (pinned: chunked DMA; pageable: staged by the driver)",
+                         options.device_budget_bytes > 0
+                             ? "at most " + format_bytes(options.device_budget_bytes)
+                             : std::string("free memory less a 2 GiB reserve")));
     devices.push_back(std::move(prover));
   }
   return std::unique_ptr<Devices>(std::make_unique<CudaDevices>(std::move(devices)));

@@ -96,14 +96,18 @@ Result<std::shared_ptr<ResidentBases>> DeviceProver::bases_for(const groth16::Pr
                                                                GpuStartStats& stats) {
   std::lock_guard lock(mu_);
   const unsigned lanes = static_cast<unsigned>(lanes_.size());
-  // Free memory as the planner counts it: what the device has free plus what the lanes hold
-  // (their working sets are planned anew below).
+  // What the planner may hand out: free memory plus what the lanes hold (their working sets are
+  // planned anew below), capped by compute.device_budget less the bases and tables held. The
+  // lanes' bytes are the device's meter less what this planner placed itself, so no lane's
+  // buffers are read while it runs.
   auto device_free = [&]() -> Result<uint64_t> {
     size_t free = 0, total = 0;
     ZKP_CUDA_OK(cudaMemGetInfo(&free, &total));
-    uint64_t held = 0;
-    for (const auto& l : lanes_) held += l->bytes();
-    return uint64_t{free} + held;
+    uint64_t others = twiddles_ ? twiddles_->bytes() : 0;
+    for (const auto& b : bases_) others += b->mem.bytes();
+    const uint64_t held = device_bytes_held(info_.index);
+    return plannable_bytes(free, held > others ? held - others : 0, others, options_.budget_bytes,
+                           kReserveBytes);
   };
   bases_.remove_if([](const auto& b) { return b->owner.expired(); });
   for (auto it = bases_.begin(); it != bases_.end(); ++it) {
@@ -117,7 +121,7 @@ Result<std::shared_ptr<ResidentBases>> DeviceProver::bases_for(const groth16::Pr
       pk.h_query.size() + pk.l_query.size() + pk.a_query.size() + pk.b_g1_query.size();
   ZKP_ASSIGN_OR_RETURN(uint64_t free, device_free());
   // Room: evict the least recently used keys no call is using.
-  BasesPlan plan = plan_bases(points, sizeof(G1Affine), free, working_set, lanes, kReserveBytes);
+  BasesPlan plan = plan_bases(points, sizeof(G1Affine), free, working_set, lanes, 0);
   if (options_.stream_chunk_points > 0) {
     plan.resident = false;
     plan.chunk_points = options_.stream_chunk_points;
@@ -126,11 +130,21 @@ Result<std::shared_ptr<ResidentBases>> DeviceProver::bases_for(const groth16::Pr
          bases_.back().use_count() == 1) {
     bases_.pop_back();
     ZKP_ASSIGN_OR_RETURN(free, device_free());
-    plan = plan_bases(points, sizeof(G1Affine), free, working_set, lanes, kReserveBytes);
+    plan = plan_bases(points, sizeof(G1Affine), free, working_set, lanes, 0);
+  }
+  // With a budget, say so when it cannot hold every lane's a/b/c and scalars, whatever the
+  // bases and the MSM scratch do (without one, cudaMalloc says what the device lacks).
+  const uint64_t fixed = (working_set - std::min(working_set, msm_scratch)) * lanes;
+  if (options_.budget_bytes > 0 && fixed > free) {
+    return resource_exhausted(fmt::format(
+        "{}: compute.device_budget {} leaves {} for {} lane(s), and their a/b/c and scalars "
+        "alone need {} (plus MSM scratch); raise the budget or lower compute.workers_per_device",
+        label(), format_bytes(options_.budget_bytes), format_bytes(free), lanes,
+        format_bytes(fixed)));
   }
   if (!plan.resident) {  // streamed by the caller
     lane.stream_chunk_points = plan.chunk_points;
-    lane.msm_budget = lane_msm_budget(free, kReserveBytes, lanes, working_set, msm_scratch,
+    lane.msm_budget = lane_msm_budget(free, 0, lanes, working_set, msm_scratch,
                                       2 * plan.chunk_points * sizeof(G1Affine));
     return std::shared_ptr<ResidentBases>();
   }
@@ -154,6 +168,23 @@ Result<std::shared_ptr<ResidentBases>> DeviceProver::bases_for(const groth16::Pr
   stats.bases_bytes += plan.bytes;
   bases_.push_front(b);
   return b;
+}
+
+DeviceMemoryUse DeviceProver::memory() const {
+  DeviceMemoryUse m;
+  m.total = info_.total_bytes;
+  m.held = device_bytes_held(info_.index);
+  m.budget = options_.budget_bytes;
+  int current = -1;
+  size_t free = 0, total = 0;
+  // The caller's thread (a status request) takes this device as its current one.
+  if (cudaGetDevice(&current) == cudaSuccess &&
+      (current == info_.index || cudaSetDevice(info_.index) == cudaSuccess) &&
+      cudaMemGetInfo(&free, &total) == cudaSuccess) {
+    m.free = free;
+  }
+  (void)cudaGetLastError();
+  return m;
 }
 
 Result<groth16::PendingProof> DeviceProver::prove_start(const groth16::ProvingKey& pk,

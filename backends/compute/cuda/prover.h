@@ -38,6 +38,15 @@ struct DeviceOptions {
   unsigned lanes = 1;   // concurrent prove_start calls (compute.workers_per_device)
   bool mapped = false;  // a/b/c are mapped zero-copy buffers: the first NTT pass reads in place
   uint64_t stream_chunk_points = 0;  // > 0: never keep bases resident, stream them (tests)
+  uint64_t budget_bytes = 0;         // compute.device_budget: the most the backend holds; 0: no cap
+};
+
+// Device memory as status shows it.
+struct DeviceMemoryUse {
+  uint64_t total = 0;   // the device's memory
+  uint64_t free = 0;    // free on the device now (all processes)
+  uint64_t held = 0;    // held by this process's backend: bases, a/b/c, scalars, scratch, tables
+  uint64_t budget = 0;  // compute.device_budget; 0: none (free memory less a reserve)
 };
 
 class DeviceProver {
@@ -50,6 +59,7 @@ class DeviceProver {
                                             const groth16::ProverInput& input,
                                             GpuStartStats& stats);
   const CudaDevice& info() const { return info_; }
+  DeviceMemoryUse memory() const;
   std::string label() const { return "cuda" + std::to_string(info_.index); }
 
  private:

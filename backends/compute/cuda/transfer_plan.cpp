@@ -58,6 +58,14 @@ BasesPlan plan_bases(uint64_t points, uint64_t bytes_per_point, uint64_t device_
   return plan;
 }
 
+uint64_t plannable_bytes(uint64_t device_free, uint64_t lanes_held, uint64_t others_held,
+                         uint64_t budget, uint64_t reserve) {
+  const uint64_t free = device_free + lanes_held;
+  uint64_t out = free > reserve ? free - reserve : 0;
+  if (budget > 0) out = std::min(out, budget > others_held ? budget - others_held : 0);
+  return out;
+}
+
 uint64_t lane_msm_budget(uint64_t device_free, uint64_t reserve, unsigned lanes,
                          uint64_t working_set, uint64_t msm_scratch, uint64_t staging_bytes) {
   const uint64_t share = device_free > reserve ? (device_free - reserve) / std::max(lanes, 1u) : 0;

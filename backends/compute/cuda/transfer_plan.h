@@ -52,6 +52,14 @@ struct BasesPlan {
 BasesPlan plan_bases(uint64_t points, uint64_t bytes_per_point, uint64_t device_free,
                      uint64_t working_set, unsigned lanes, uint64_t reserve);
 
+// What the device's planner may hand out to the lanes' working sets and new bases: what the
+// device has free now plus what the lanes hold (they are planned anew), less `reserve` (the
+// context, kernels' stacks, fragmentation); with a budget (compute.device_budget, > 0), at most
+// the budget less what the backend holds outside the lanes (`others_held`: resident bases, NTT
+// tables). Saturates at 0.
+uint64_t plannable_bytes(uint64_t device_free, uint64_t lanes_held, uint64_t others_held,
+                         uint64_t budget, uint64_t reserve);
+
 // The MSM scratch one of `lanes` lanes may take: its share of the device, handed out by the one
 // planner of the device (so lanes never size their scratch from free memory at once). The
 // planned msm_scratch (part of working_set) when that share holds the working set and the

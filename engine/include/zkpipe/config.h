@@ -56,6 +56,9 @@ struct ComputeConfig {
   std::vector<std::string> devices;
   uint32_t workers_per_device = 1;
   uint32_t threads = 0;  // threads per prove_start / prove_finish call; 0: all hardware threads
+  // The most device memory the backend may hold per device (bases, a/b/c, scalars, MSM
+  // scratch, NTT tables); 0 (`auto`): the device's free memory less a reserve.
+  uint64_t device_budget_bytes = 0;
 };
 
 // `pipeline:` the scheduler.

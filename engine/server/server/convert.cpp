@@ -150,12 +150,18 @@ void fill_status(const nlohmann::json& st, const pipeline::Engine& engine,
   const nlohmann::json busy = st.value("device_busy_s", nlohmann::json::object());
   const nlohmann::json h2d = st.value("device_h2d_bytes", nlohmann::json::object());
   const nlohmann::json device_names = compute.value("devices", nlohmann::json::array());
+  const nlohmann::json memory = st.value("device_memory", nlohmann::json::object());
   for (const auto& d : device_names) {
     v1::Device* dev = out->add_devices();
     const std::string name = d.get<std::string>();
     dev->set_name(name);
     dev->set_busy_seconds(get_or<double>(busy, name.c_str(), 0.0));
     dev->set_h2d_bytes(get_or<uint64_t>(h2d, name.c_str(), 0));
+    const nlohmann::json m = memory.value(name, nlohmann::json::object());
+    dev->set_memory_total_bytes(get_or<uint64_t>(m, "total_bytes", 0));
+    dev->set_memory_used_bytes(get_or<uint64_t>(m, "used_bytes", 0));
+    dev->set_memory_free_bytes(get_or<uint64_t>(m, "free_bytes", 0));
+    dev->set_memory_budget_bytes(get_or<uint64_t>(m, "budget_bytes", 0));
   }
   const nlohmann::json workers = st.value("workers", nlohmann::json::object());
   for (const auto& [name, what] : workers.items()) {

@@ -72,6 +72,27 @@ TEST_CASE("CUDA transfer: each lane's MSM budget is its planned share", "[comput
   CHECK(lane_msm_budget(40 * gib, 2 * gib, 0, ws, scratch, 0) == scratch);  // 0 lanes reads as 1
 }
 
+TEST_CASE("CUDA plan: compute.device_budget caps what the planner hands out", "[compute]") {
+  const uint64_t gib = 1ull << 30;
+  // No budget: free now plus what the lanes hold, less the reserve.
+  CHECK(plannable_bytes(100 * gib, 20 * gib, 30 * gib, 0, 2 * gib) == 118 * gib);
+  // A budget of 64 GiB with 30 GiB of bases and tables held: 34 GiB for lanes and new bases,
+  // though the device has more free.
+  CHECK(plannable_bytes(100 * gib, 20 * gib, 30 * gib, 64 * gib, 2 * gib) == 34 * gib);
+  // The device, not the budget, is short (another process holds memory): the device decides.
+  CHECK(plannable_bytes(10 * gib, 0, 30 * gib, 64 * gib, 2 * gib) == 8 * gib);
+  // Held beyond the budget (a smaller budget at restart is impossible, but saturate) and a
+  // device with less free than the reserve: 0, never a wrapped huge number.
+  CHECK(plannable_bytes(100 * gib, 0, 70 * gib, 64 * gib, 2 * gib) == 0);
+  CHECK(plannable_bytes(gib, 0, 0, 0, 2 * gib) == 0);
+  // The plan under the budget: 34 GiB cannot keep 40 GiB of bases resident beside two 12 GiB
+  // working sets, so they are streamed; each lane's MSM scratch is cut to its share.
+  const uint64_t room = plannable_bytes(100 * gib, 0, 30 * gib, 64 * gib, 2 * gib);
+  const BasesPlan plan = plan_bases((40 * gib) / 104, 104, room, 12 * gib, 2, 0);
+  CHECK_FALSE(plan.resident);
+  CHECK(lane_msm_budget(room, 0, 2, 12 * gib, 8 * gib, 2 * plan.chunk_points * 104) <= 8 * gib);
+}
+
 std::vector<CudaDevice> two_gpus() {
   CudaDevice a;
   a.index = 0;

@@ -37,9 +37,13 @@ constexpr double kGatherBytes = 128;
 constexpr uint64_t kDeviceBytes = uint64_t{130} << 30;
 // Storing a finished bucket (192 B: 12 16-byte stores and the address arithmetic). An estimate.
 constexpr double kBucketStore = 24;
-// Per NTT butterfly besides its two Fr products (twiddle hi * lo, then b * w) and two Fr
-// additions: two shared-memory loads and stores of 32 B, the index arithmetic. An estimate.
-constexpr double kButterflyOverhead = 40;
+// Per NTT butterfly besides its one Fr product (b * w; the twiddle comes from the tile's row in
+// shared memory) and two Fr additions: three shared-memory loads (a, b, w) and two stores of
+// 32 B, the index arithmetic. An estimate.
+constexpr double kButterflyOverhead = 48;
+// Per twiddle slot of a pass (about one per element): the two-level table reads, the index
+// arithmetic and the shared store, besides its product (ntt_tile_twiddles). An estimate.
+constexpr double kTwiddleSlotOverhead = 32;
 
 double issue_seconds(double instructions) {
   return instructions / (kIssuePerSecond * kIssueEfficiency);
@@ -118,7 +122,11 @@ NttPrediction predict_ntt(unsigned log_n, const OpCosts& ops) {
   r.passes = plan.ok() ? plan->num_passes : 0;
   const double n = std::ldexp(1.0, static_cast<int>(log_n));
   const double butterflies = log_n * n / 2;
-  r.compute_s = issue_seconds(butterflies * (2 * ops.fr_mul + 2 * ops.fr_add + kButterflyOverhead));
+  // Each pass fills a twiddle row per tile (2^tile_log - 1 slots, a product each at most), then
+  // runs its butterflies on the rows.
+  const double slots = r.passes * n;
+  r.compute_s = issue_seconds(butterflies * (ops.fr_mul + 2 * ops.fr_add + kButterflyOverhead) +
+                              slots * (ops.fr_mul + kTwiddleSlotOverhead));
   r.memory_s = r.passes * n * 32 * 2 / kMemoryPerSecond;  // each pass reads and writes 32 B
   r.total_s = std::max(r.compute_s, r.memory_s);
   return r;

@@ -39,6 +39,12 @@ typedef struct zkp_compute_device {
   char model[ZKP_DEVICE_MODEL_BYTES];           /* "NVIDIA H200", "host (16 threads)" */
   char uuid[ZKP_DEVICE_UUID_BYTES];             /* "GPU-...", or empty */
   char status_message[ZKP_DEVICE_STATUS_BYTES]; /* empty when status is ZKP_OK */
+  /* 1.4: device memory now (0 where the backend has none, or in a 1.2/1.3 plugin's answer).
+   * The plugin writes at most the caller's struct_size bytes and sets struct_size to what it
+   * wrote. */
+  uint64_t memory_used_bytes;   /* held by this backend: bases, buffers, scratch, tables */
+  uint64_t memory_free_bytes;   /* free on the device (every process) */
+  uint64_t memory_budget_bytes; /* the cap it plans under (compute.device_budget); 0: none */
 } zkp_compute_device;
 
 typedef struct zkp_compute_options {
@@ -50,6 +56,10 @@ typedef struct zkp_compute_options {
   const char* const* devices;
   uint32_t device_count;
   uint32_t reserved; /* zero */
+  /* 1.4: compute.device_budget: the most device memory the backend may hold per device (bases,
+   * a/b/c, scalars, MSM scratch, NTT tables); 0: no cap (free memory less a reserve). A backend
+   * without device memory refuses a non-zero budget. Read only when struct_size covers it. */
+  uint64_t device_budget_bytes;
 } zkp_compute_options;
 
 typedef struct zkp_compute zkp_compute;                 /* opaque: an instance */

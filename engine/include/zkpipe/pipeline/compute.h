@@ -35,6 +35,14 @@ struct StartInput {
   void* abc_device = nullptr;  // its device pointer when DEVICE_MAPPED
 };
 
+// A device's memory now, as its backend reports it (zeros: the backend has no device memory).
+struct DeviceMemoryStatus {
+  uint64_t total_bytes = 0;
+  uint64_t used_bytes = 0;    // held by the backend (bases, buffers, scratch, tables)
+  uint64_t free_bytes = 0;    // free on the device (every process)
+  uint64_t budget_bytes = 0;  // compute.device_budget; 0: none
+};
+
 class ComputeBackend {
  public:
   virtual ~ComputeBackend() = default;
@@ -44,6 +52,7 @@ class ComputeBackend {
   // OK while the device can take work; an error (e.g. quarantined after a sticky CUDA error)
   // makes the engine stop its workers and say why.
   virtual Status device_status(size_t) const { return ok_status(); }
+  virtual DeviceMemoryStatus device_memory(size_t) const { return {}; }
 
   // a/b/c are not read after this returns; the pending proof needs the key alive.
   virtual Result<groth16::PendingProof> prove_start(size_t device, const StartInput& input,
