@@ -203,6 +203,15 @@ class AffineBuckets {
   }
 
   P reduce();
+  // sum_j b_j, unweighted (Jacobian; one addition per bucket).
+  P sum() const {
+    P total = P::identity();
+    for (const A& b : buckets_) {
+      if (!b.infinity) total = point_add_mixed(total, b);
+    }
+    for (const P& o : overflow_) total = point_add(total, o);
+    return total;
+  }
 
  private:
   struct Op {

@@ -142,8 +142,8 @@ P pippenger(const typename P::Affine* const pts[2], const Limbs<N>* const k[2], 
 
 // endo(P) = [x^2] P on the affine point P (not the identity).
 template <typename P, typename Endo>
-P msm(const typename P::Affine* bases, const Fr* scalars, size_t n, const MsmOptions& options,
-      const MsmCosts& costs, const Endo& endo) {
+P msm_all(const typename P::Affine* bases, const Fr* scalars, size_t n, const MsmOptions& options,
+          const MsmCosts& costs, const Endo& endo) {
   using A = typename P::Affine;
   if (n == 0) return P::identity();
   const unsigned threads = resolve_threads(options.threads);
@@ -175,6 +175,107 @@ P msm(const typename P::Affine* bases, const Fr* scalars, size_t n, const MsmOpt
     const A* pts[2] = {bases, nullptr};
     const Fr::L* ks[2] = {k.data(), nullptr};
     r = pippenger<P, 4>(pts, ks, n, n, plan, threads);
+  }
+  return P::from_affine(r.to_affine());
+}
+
+// The ones' sum: each task sums its range's bases of scalar 1 round-robin into affine buckets
+// (batch-affine additions without conflicts), then adds its buckets up. As many buckets as the
+// plan's window 0 has, at most 1024, so a ones task never takes more memory than a window task
+// (scratch_bytes holds without a term of its own); Jacobian where window 0's tasks are.
+inline constexpr size_t kMaxOnesBuckets = 1024;
+inline size_t ones_buckets(const MsmPlan& plan) {
+  return std::min(window_buckets(0, plan.window_bits, kGlvDigitBits), kMaxOnesBuckets);
+}
+
+// How the split cuts [0, n): enough ranges to balance the threads.
+inline size_t split_ranges(size_t n, unsigned threads) {
+  return std::clamp<size_t>(n >> 12, 1, 4 * size_t{threads});
+}
+
+template <typename P>
+P sum_ones(const typename P::Affine* bases, const Fr* scalars, size_t n, size_t ones,
+           unsigned threads, size_t buckets, bool affine) {
+  const size_t ranges = split_ranges(n, threads);
+  const size_t chunk = (n + ranges - 1) / ranges;
+  const Fr one = Fr::one();
+  std::vector<P> partial(ranges, P::identity());
+  parallel_for(ranges, threads, [&](size_t t) {
+    const size_t begin = std::min(n, t * chunk), end = std::min(n, begin + chunk);
+    if (!affine || ones < 8 * buckets) {
+      P acc = P::identity();
+      for (size_t i = begin; i < end; ++i) {
+        if (scalars[i] == one && !bases[i].infinity) acc = point_add_mixed(acc, bases[i]);
+      }
+      partial[t] = acc;
+      return;
+    }
+    AffineBuckets<P> b(buckets);
+    uint32_t next = 0;
+    for (size_t i = begin; i < end; ++i) {
+      if (scalars[i] != one || bases[i].infinity) continue;
+      b.add(next, bases + i, false);
+      next = next + 1 == buckets ? 0 : next + 1;
+    }
+    b.finish();
+    partial[t] = b.sum();
+  });
+  P total = P::identity();
+  for (const P& p : partial) total = point_add(total, p);
+  return total;
+}
+
+// sum_i k_i P_i: the 0/1 split (msm.h) when it applies, else msm_all. The split's compact copy
+// of the rest (bases and scalars) and msm_all's GLV copies of it take 2 x 136 bytes (G1) per
+// remaining point at most half of n, within what msm_all of n takes (scratch_bytes).
+template <typename P, typename Endo>
+P msm(const typename P::Affine* bases, const Fr* scalars, size_t n, const MsmOptions& options,
+      const MsmCosts& costs, const Endo& endo) {
+  using A = typename P::Affine;
+  if (n == 0) return P::identity();
+  if (!options.split_ones || !options.endomorphism) {
+    return msm_all<P>(bases, scalars, n, options, costs, endo);
+  }
+  const unsigned threads = resolve_threads(options.threads);
+  const size_t ranges = split_ranges(n, threads);
+  const size_t chunk = (n + ranges - 1) / ranges;
+  const Fr one = Fr::one();
+  std::vector<size_t> rest(ranges, 0), ones(ranges, 0);
+  parallel_for(ranges, threads, [&](size_t t) {
+    const size_t begin = std::min(n, t * chunk), end = std::min(n, begin + chunk);
+    for (size_t i = begin; i < end; ++i) {
+      if (scalars[i].is_zero()) continue;
+      ++(scalars[i] == one ? ones[t] : rest[t]);
+    }
+  });
+  size_t total_rest = 0, total_ones = 0;
+  for (size_t t = 0; t < ranges; ++t) {
+    const size_t r = rest[t];
+    rest[t] = total_rest;  // now the range's offset in the compact copy
+    total_rest += r;
+    total_ones += ones[t];
+  }
+  if (2 * total_rest > n) return msm_all<P>(bases, scalars, n, options, costs, endo);
+  std::vector<A> rest_bases(total_rest);
+  std::vector<Fr> rest_scalars(total_rest);
+  parallel_for(ranges, threads, [&](size_t t) {
+    const size_t begin = std::min(n, t * chunk), end = std::min(n, begin + chunk);
+    size_t at = rest[t];
+    for (size_t i = begin; i < end; ++i) {
+      if (scalars[i].is_zero() || scalars[i] == one) continue;
+      rest_bases[at] = bases[i];
+      rest_scalars[at++] = scalars[i];
+    }
+  });
+  const MsmPlan plan = choose_plan(2 * n, kGlvDigitBits, threads, costs, options.buckets,
+                                   std::min(options.window_bits, kMaxWindowBits));
+  const size_t buckets = ones_buckets(plan);
+  const bool affine = plan.batch_affine && buckets >= kMinAffineBuckets;
+  P r = total_ones == 0 ? P::identity()
+                        : sum_ones<P>(bases, scalars, n, total_ones, threads, buckets, affine);
+  if (total_rest > 0) {
+    r = point_add(
+        r, msm_all<P>(rest_bases.data(), rest_scalars.data(), total_rest, options, costs, endo));
   }
   return P::from_affine(r.to_affine());
 }

@@ -4,9 +4,13 @@
 // bits of a canonical result coordinate, so equal checks mean equal results across libraries).
 //   zkpipe-bench-ops fp_mul|fr_mul|pairing|multi_pairing|g1_msm|g2_msm|ntt|smoke
 //       [--logn=a,b] [--threads=1,2] [--runs=9] [--warmup=1] [--iters=N] [--pairings=N] [--seed=N]
+//       [--scalars=random|porep]
 // A run is: fp_mul/fr_mul a chain of n dependent x = x * y; pairing n pairings; multi_pairing n
 // products of 4 pairings; g1_msm/g2_msm one MSM of n points; ntt one forward NTT of n elements
 // (input re-copied before each run, untimed). Medians of --runs timed runs after --warmup.
+// --scalars porep: the MSM scalars of a real porep 2KiB witness's shares (zkpipe-bench-synthesis
+// --scalars: 48.0% zeros, 48.1% ones, the rest random, at random places), each size timed with
+// the 0/1 split (msm.h) and without it, side by side (split=on / split=off in the line).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -32,6 +36,7 @@ struct Args {
   long iters = 10000000;
   int pairings = 100;
   uint64_t seed = 0x5eed;
+  std::string scalars = "random";  // MSM scalars: random | porep
 };
 
 // splitmix64: the input stream every harness of the comparison uses.
@@ -166,28 +171,46 @@ void bench_msm(const Args& a) {
     std::vector<Affine> points(n);
     G::batch_to_affine(jac.data(), points.data(), n);
     std::vector<G>().swap(jac);
-    const auto scalars = random_scalars(a.seed ^ (0x200 + kGroup) ^ (uint64_t(lg) << 16), n);
+    auto scalars = random_scalars(a.seed ^ (0x200 + kGroup) ^ (uint64_t(lg) << 16), n);
+    if (a.scalars == "porep") {
+      SplitMix pick{a.seed ^ (0x400 + kGroup) ^ (uint64_t(lg) << 16)};
+      for (Fr& k : scalars) {
+        const uint64_t u = pick.next() % 1000;
+        if (u < 480)
+          k = Fr::zero();
+        else if (u < 961)
+          k = Fr::one();
+      }
+    }
     std::fprintf(stderr, "# zkpipe %s n=2^%d input generation %.2fs\n", name, lg,
                  seconds_since(t0));
+    const std::vector<bool> splits =
+        a.scalars == "porep" ? std::vector<bool>{true, false} : std::vector<bool>{true};
     for (int th : threads) {
-      std::vector<G> results;
-      auto t = time_runs(a, [&] {
-        results.push_back(msm(points.data(), scalars.data(), n, static_cast<unsigned>(th)));
-      });
-      const Affine first = results.front().to_affine();
-      bool consistent = true;
-      for (const auto& r : results) consistent = consistent && r.to_affine() == first;
-      std::string extra = " check=";
-      if constexpr (kGroup == 1) {
-        extra += hex_tail(first.x);
-      } else {
-        extra += hex_tail(first.x.c0);
+      for (const bool split : splits) {
+        MsmOptions options;
+        options.threads = static_cast<unsigned>(th);
+        options.split_ones = split;
+        std::vector<G> results;
+        auto t = time_runs(
+            a, [&] { results.push_back(msm(points.data(), scalars.data(), n, options)); });
+        const Affine first = results.front().to_affine();
+        bool consistent = true;
+        for (const auto& r : results) consistent = consistent && r.to_affine() == first;
+        std::string extra = " check=";
+        if constexpr (kGroup == 1) {
+          extra += hex_tail(first.x);
+        } else {
+          extra += hex_tail(first.x.c0);
+        }
+        const MsmPlan plan = kGroup == 1 ? msm_plan_g1(n, th) : msm_plan_g2(n, th);
+        extra += " window=" + std::to_string(plan.window_bits) +
+                 (plan.batch_affine ? " buckets=batch_affine" : " buckets=jacobian");
+        extra += " scalars=" + a.scalars;
+        if (a.scalars == "porep") extra += split ? " split=on" : " split=off";
+        if (!consistent) extra += " INCONSISTENT_RESULTS";
+        print_line(name, n, th, a, t, extra);
       }
-      const MsmPlan plan = kGroup == 1 ? msm_plan_g1(n, th) : msm_plan_g2(n, th);
-      extra += " window=" + std::to_string(plan.window_bits) +
-               (plan.batch_affine ? " buckets=batch_affine" : " buckets=jacobian");
-      if (!consistent) extra += " INCONSISTENT_RESULTS";
-      print_line(name, n, th, a, t, extra);
     }
   }
 }
@@ -236,6 +259,10 @@ int main(int argc, char** argv) {
   app.add_option("--iters", a.iters, "chain length of fp_mul / fr_mul")->check(CLI::PositiveNumber);
   app.add_option("--pairings", a.pairings, "pairings per run")->check(CLI::PositiveNumber);
   app.add_option("--seed", a.seed, "input seed (same seed, same inputs as the peer harnesses)");
+  app.add_option("--scalars", a.scalars,
+                 "MSM scalars: random, or porep (48% zeros, 48% ones: timed with and without "
+                 "the 0/1 split)")
+      ->check(CLI::IsMember({"random", "porep"}));
   CLI11_PARSE(app, argc, argv);
   for (int lg : a.logn) {
     if (lg < 0 || lg > 28) {

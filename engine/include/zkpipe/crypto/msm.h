@@ -1,7 +1,10 @@
 // zkpipe/crypto/msm.h: multi-scalar multiplication sum_i k_i P_i over G1 and G2 (Pippenger
 // with signed Booth digits; buckets in batch-affine form with Montgomery's batch inversion, or
 // Jacobian for small inputs), multithreaded over (window, point chunk) tasks. Bases are
-// affine, scalars Fr; zero scalars and infinity bases are skipped. The result is normalized
+// affine, scalars Fr; zero scalars and infinity bases are skipped. Storage-proof witnesses are
+// mostly 0 and 1 (every SHA-256 bit is a wire): when at most half the scalars are neither (and
+// GLV is on), the ones are summed directly (batch-affine, no digits, no windows) and Pippenger
+// runs, planned for their count, over a compact copy of the rest. The result is normalized
 // (z = 1 or the identity), so it is bit-identical whatever the thread count.
 // Thread-safety: pure functions; concurrent calls are independent. Host only, variable-time.
 #pragma once
@@ -26,6 +29,8 @@ struct MsmOptions {
   // G2 (both one coordinate-wise multiplication per point). Halves the windows, hence the
   // bucket reductions, at the price of a second copy of the bases (n affine points).
   bool endomorphism = true;
+  // The 0/1 split above (zkpipe-bench-ops g1_msm/g2_msm --scalars porep times both ways).
+  bool split_ones = true;
 };
 
 // How an MSM is split: c-bit signed windows (ceil(129 / c) of them with GLV, ceil(256 / c)
