@@ -140,7 +140,8 @@ P pippenger(const typename P::Affine* const pts[2], const Limbs<N>* const k[2], 
   return acc;
 }
 
-// endo(P) = [x^2] P on the affine point P (not the identity).
+// Pippenger over all n points (not normalized). endo(P) = [x^2] P on the affine point P (not
+// the identity).
 template <typename P, typename Endo>
 P msm_all(const typename P::Affine* bases, const Fr* scalars, size_t n, const MsmOptions& options,
           const MsmCosts& costs, const Endo& endo) {
@@ -176,7 +177,7 @@ P msm_all(const typename P::Affine* bases, const Fr* scalars, size_t n, const Ms
     const Fr::L* ks[2] = {k.data(), nullptr};
     r = pippenger<P, 4>(pts, ks, n, n, plan, threads);
   }
-  return P::from_affine(r.to_affine());
+  return r;  // not normalized: msm() normalizes once
 }
 
 // The ones' sum: each task sums its range's bases of scalar 1 round-robin into affine buckets
@@ -188,23 +189,27 @@ inline size_t ones_buckets(const MsmPlan& plan) {
   return std::min(window_buckets(0, plan.window_bits, kGlvDigitBits), kMaxOnesBuckets);
 }
 
-// How the split cuts [0, n): enough ranges to balance the threads.
-inline size_t split_ranges(size_t n, unsigned threads) {
-  return std::clamp<size_t>(n >> 12, 1, 4 * size_t{threads});
-}
+// How the split cuts [0, n): enough ranges to balance the threads; range t is [begin, end).
+struct SplitRanges {
+  size_t n, count, chunk;
+  SplitRanges(size_t n_, unsigned threads)
+      : n(n_),
+        count(std::clamp<size_t>(n_ >> 12, 1, 4 * size_t{threads})),
+        chunk((n_ + count - 1) / count) {}
+  size_t begin(size_t t) const { return std::min(n, t * chunk); }
+  size_t end(size_t t) const { return std::min(n, begin(t) + chunk); }
+};
 
 template <typename P>
 P sum_ones(const typename P::Affine* bases, const Fr* scalars, size_t n, size_t ones,
            unsigned threads, size_t buckets, bool affine) {
-  const size_t ranges = split_ranges(n, threads);
-  const size_t chunk = (n + ranges - 1) / ranges;
+  const SplitRanges ranges(n, threads);
   const Fr one = Fr::one();
-  std::vector<P> partial(ranges, P::identity());
-  parallel_for(ranges, threads, [&](size_t t) {
-    const size_t begin = std::min(n, t * chunk), end = std::min(n, begin + chunk);
+  std::vector<P> partial(ranges.count, P::identity());
+  parallel_for(ranges.count, threads, [&](size_t t) {
     if (!affine || ones < 8 * buckets) {
       P acc = P::identity();
-      for (size_t i = begin; i < end; ++i) {
+      for (size_t i = ranges.begin(t); i < ranges.end(t); ++i) {
         if (scalars[i] == one && !bases[i].infinity) acc = point_add_mixed(acc, bases[i]);
       }
       partial[t] = acc;
@@ -212,7 +217,7 @@ P sum_ones(const typename P::Affine* bases, const Fr* scalars, size_t n, size_t 
     }
     AffineBuckets<P> b(buckets);
     uint32_t next = 0;
-    for (size_t i = begin; i < end; ++i) {
+    for (size_t i = ranges.begin(t); i < ranges.end(t); ++i) {
       if (scalars[i] != one || bases[i].infinity) continue;
       b.add(next, bases + i, false);
       next = next + 1 == buckets ? 0 : next + 1;
@@ -234,34 +239,33 @@ P msm(const typename P::Affine* bases, const Fr* scalars, size_t n, const MsmOpt
   using A = typename P::Affine;
   if (n == 0) return P::identity();
   if (!options.split_ones || !options.endomorphism) {
-    return msm_all<P>(bases, scalars, n, options, costs, endo);
+    return P::from_affine(msm_all<P>(bases, scalars, n, options, costs, endo).to_affine());
   }
   const unsigned threads = resolve_threads(options.threads);
-  const size_t ranges = split_ranges(n, threads);
-  const size_t chunk = (n + ranges - 1) / ranges;
+  const SplitRanges ranges(n, threads);
   const Fr one = Fr::one();
-  std::vector<size_t> rest(ranges, 0), ones(ranges, 0);
-  parallel_for(ranges, threads, [&](size_t t) {
-    const size_t begin = std::min(n, t * chunk), end = std::min(n, begin + chunk);
-    for (size_t i = begin; i < end; ++i) {
+  std::vector<size_t> rest(ranges.count, 0), ones(ranges.count, 0);
+  parallel_for(ranges.count, threads, [&](size_t t) {
+    for (size_t i = ranges.begin(t); i < ranges.end(t); ++i) {
       if (scalars[i].is_zero()) continue;
       ++(scalars[i] == one ? ones[t] : rest[t]);
     }
   });
   size_t total_rest = 0, total_ones = 0;
-  for (size_t t = 0; t < ranges; ++t) {
+  for (size_t t = 0; t < ranges.count; ++t) {
     const size_t r = rest[t];
     rest[t] = total_rest;  // now the range's offset in the compact copy
     total_rest += r;
     total_ones += ones[t];
   }
-  if (2 * total_rest > n) return msm_all<P>(bases, scalars, n, options, costs, endo);
+  if (2 * total_rest > n) {
+    return P::from_affine(msm_all<P>(bases, scalars, n, options, costs, endo).to_affine());
+  }
   std::vector<A> rest_bases(total_rest);
   std::vector<Fr> rest_scalars(total_rest);
-  parallel_for(ranges, threads, [&](size_t t) {
-    const size_t begin = std::min(n, t * chunk), end = std::min(n, begin + chunk);
+  parallel_for(ranges.count, threads, [&](size_t t) {
     size_t at = rest[t];
-    for (size_t i = begin; i < end; ++i) {
+    for (size_t i = ranges.begin(t); i < ranges.end(t); ++i) {
       if (scalars[i].is_zero() || scalars[i] == one) continue;
       rest_bases[at] = bases[i];
       rest_scalars[at++] = scalars[i];

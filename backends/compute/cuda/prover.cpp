@@ -175,12 +175,9 @@ DeviceMemoryUse DeviceProver::memory() const {
   m.total = info_.total_bytes;
   m.held = device_bytes_held(info_.index);
   m.budget = options_.budget_bytes;
-  int current = -1;
   size_t free = 0, total = 0;
   // The caller's thread (a status request) takes this device as its current one.
-  if (cudaGetDevice(&current) == cudaSuccess &&
-      (current == info_.index || cudaSetDevice(info_.index) == cudaSuccess) &&
-      cudaMemGetInfo(&free, &total) == cudaSuccess) {
+  if (cudaSetDevice(info_.index) == cudaSuccess && cudaMemGetInfo(&free, &total) == cudaSuccess) {
     m.free = free;
   }
   (void)cudaGetLastError();

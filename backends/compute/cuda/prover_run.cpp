@@ -168,9 +168,10 @@ Result<groth16::PendingProof> DeviceProver::run(Lane& lane, const groth16::Provi
     res[3] = bases->at(bases->h + bases->l + bases->a);
   }
   // Short of scratch under compute.device_budget: the error says which setting decides it.
-  auto msm = [&](const G1Affine* resident, std::span<const G1Affine> host, const Fr* scalars,
-                 size_t count, uint64_t& streamed_bytes, const std::string& device) -> Result<G1> {
-    Result<G1> r = cuda_backend::msm(lane, resident, host, scalars, count, streamed_bytes, device);
+  auto budgeted_msm = [&](const G1Affine* resident, std::span<const G1Affine> host,
+                          const Fr* scalars, size_t count, uint64_t& streamed_bytes,
+                          const std::string& device) -> Result<G1> {
+    Result<G1> r = msm(lane, resident, host, scalars, count, streamed_bytes, device);
     if (r.ok() || options_.budget_bytes == 0 || r.status().code() != Code::kResourceExhausted) {
       return r;
     }
@@ -180,22 +181,23 @@ Result<groth16::PendingProof> DeviceProver::run(Lane& lane, const groth16::Provi
                               device, r.status().message(), format_bytes(options_.budget_bytes)));
   };
   uint64_t t0 = now_ns();
-  ZKP_ASSIGN_OR_RETURN(p.h, msm(res[0], pk.h_query, d_abc, pk.h_query.size(), streamed, dev));
+  ZKP_ASSIGN_OR_RETURN(p.h,
+                       budgeted_msm(res[0], pk.h_query, d_abc, pk.h_query.size(), streamed, dev));
   uint64_t t1 = now_ns();
   p.timings.h_msm_ns = t1 - t0;
   ZKP_CUDA_OK(cudaStreamWaitEvent(lane.compute, lane.scalars[0], 0));
   ZKP_ASSIGN_OR_RETURN(
-      p.l, msm(res[1], pk.l_query, lane.aux.as<Fr>(), pk.l_query.size(), streamed, dev));
+      p.l, budgeted_msm(res[1], pk.l_query, lane.aux.as<Fr>(), pk.l_query.size(), streamed, dev));
   t0 = now_ns();
   p.timings.l_msm_ns = t0 - t1;
   ZKP_CUDA_OK(cudaStreamWaitEvent(lane.compute, lane.scalars[1], 0));
-  ZKP_ASSIGN_OR_RETURN(p.a,
-                       msm(res[2], pk.a_query, lane.a_scalars.as<Fr>(), a_count, streamed, dev));
+  ZKP_ASSIGN_OR_RETURN(
+      p.a, budgeted_msm(res[2], pk.a_query, lane.a_scalars.as<Fr>(), a_count, streamed, dev));
   t1 = now_ns();
   p.timings.a_msm_ns = t1 - t0;
   ZKP_CUDA_OK(cudaStreamWaitEvent(lane.compute, lane.scalars[2], 0));
-  ZKP_ASSIGN_OR_RETURN(p.b_g1,
-                       msm(res[3], pk.b_g1_query, lane.b_scalars.as<Fr>(), b_count, streamed, dev));
+  ZKP_ASSIGN_OR_RETURN(
+      p.b_g1, budgeted_msm(res[3], pk.b_g1_query, lane.b_scalars.as<Fr>(), b_count, streamed, dev));
   p.timings.b_g1_msm_ns = now_ns() - t1;
   stats.bases_bytes += streamed;
 
