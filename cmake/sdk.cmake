@@ -1,61 +1,50 @@
 # The SDK a plugin author builds against, out of this tree (`cmake --install build --component sdk
 # --prefix P`, also in the Debian package):
-#   P/include/zkpipe/        the C ABI (abi/), sdk.h, status.h, output_file.h, file_io.h,
-#                            crypto/ (fields, curves), groth16/ (constraint system, R1CS), gadgets/ (Boolean,
-#                            UInt32, bits, SHA-256, Poseidon, Merkle) and sdk/proof_type_plugin.h
-#                            (the proof-type glue, with the vanilla formats' byte reader/writer
-#                            byte_io.h, JSON field reader json_fields.h and request.h), porep/
+#   P/include/zkpipe/sdk/    engine/include/zkpipe/sdk as it is: the C ABI (abi/), sdk.h,
+#                            status.h, units.h, clock.h, cuda_check.h, cuda_info.h, output_file.h,
+#                            file_io.h, the glue (proof_type_plugin.h, compute_glue.h) and the
+#                            vanilla formats' readers (byte_io.h, json_fields.h, request.h)
+#   P/include/zkpipe/        crypto/ (fields, curves), groth16/ (constraint system, R1CS),
+#                            gadgets/ (Boolean, UInt32, bits, SHA-256, Poseidon, Merkle), sector/
 #                            (shape, graph, seal, sector_file: sealed sectors and tree R);
 #                            nothing else of the engine
 #   P/lib/zkpipe/sdk/        the static, position-independent libraries behind those headers
 #   P/lib/zkpipe/cmake/      the package: find_package(zkpipe CONFIG) gives zkpipe::sdk (headers:
 #                            enough for a memory or compute plugin), zkpipe::proof_sdk (a proof
 #                            type: the glue, gadgets, groth16, crypto), zkpipe::sector (sealed
-#                            sectors: zkpipe_sector), and zkpipe_add_plugin()
+#                            sectors), zkpipe::compute_glue (a compute plugin's entry points),
+#                            zkpipe::units, zkpipe::system (cuda_info.h), and zkpipe_add_plugin()
 #                            (plugins.cmake, with its linker version script plugin.map)
 # tests/sdk_plugin builds a memory plugin and a proof type against such a prefix.
 
-# A proof type's SDK: the glue header (zkpipe/sdk/proof_type_plugin.h once installed) and the
-# libraries it needs.
+# A proof type's SDK: the glue header (zkpipe/sdk/proof_type_plugin.h) and the libraries it needs.
 add_library(zkpipe_proof_sdk INTERFACE)
 add_library(zkpipe::proof_sdk ALIAS zkpipe_proof_sdk)
 target_link_libraries(zkpipe_proof_sdk INTERFACE zkpipe::sdk zkpipe::gadgets)
-target_include_directories(zkpipe_proof_sdk INTERFACE
-  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/plugins/common>)
 
-foreach(t sdk proof_sdk files crypto groth16 gadgets sector)
+set(ZKPIPE_SDK_LIBRARIES files crypto groth16 gadgets sector units system compute_glue)
+foreach(t sdk proof_sdk ${ZKPIPE_SDK_LIBRARIES})
   set_target_properties(zkpipe_${t} PROPERTIES EXPORT_NAME ${t})
 endforeach()
-install(TARGETS zkpipe_sdk zkpipe_proof_sdk zkpipe_files zkpipe_crypto zkpipe_groth16
-                zkpipe_gadgets zkpipe_sector
+list(TRANSFORM ZKPIPE_SDK_LIBRARIES PREPEND zkpipe_ OUTPUT_VARIABLE sdk_targets)
+install(TARGETS zkpipe_sdk zkpipe_proof_sdk ${sdk_targets}
         EXPORT zkpipeTargets
         ARCHIVE DESTINATION lib/zkpipe/sdk COMPONENT sdk)
 install(EXPORT zkpipeTargets NAMESPACE zkpipe:: DESTINATION lib/zkpipe/cmake COMPONENT sdk)
 
-# Headers beyond those engine/CMakeLists.txt installs (sdk.h, status.h, cuda_check.h, abi/).
-install(FILES ${PROJECT_SOURCE_DIR}/engine/include/zkpipe/output_file.h
-              ${PROJECT_SOURCE_DIR}/engine/include/zkpipe/file_io.h
+# The headers: the SDK folder whole (abi/ with its CHANGELOG, sdk.h, status.h, the glue and the
+# readers; byte_io.h, json_fields.h and request.h need nlohmann_json, which a plugin project
+# finds itself), and the libraries' headers.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/include/zkpipe/sdk
         DESTINATION include/zkpipe COMPONENT sdk)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/include/zkpipe/crypto
                   ${PROJECT_SOURCE_DIR}/engine/include/zkpipe/groth16
                   ${PROJECT_SOURCE_DIR}/plugins/gadgets/include/zkpipe/gadgets
+                  ${PROJECT_SOURCE_DIR}/plugins/sector/include/zkpipe/sector
         DESTINATION include/zkpipe COMPONENT sdk FILES_MATCHING PATTERN "*.h")
-# The proof-type glue and the readers under the vanilla formats (byte_io.h, json_fields.h and
-# request.h need nlohmann_json, which a plugin project finds itself).
-install(FILES ${PROJECT_SOURCE_DIR}/plugins/common/proof_type_plugin.h
-              ${PROJECT_SOURCE_DIR}/plugins/common/byte_io.h
-              ${PROJECT_SOURCE_DIR}/plugins/common/json_fields.h
-              ${PROJECT_SOURCE_DIR}/plugins/common/request.h
-        DESTINATION include/zkpipe/sdk COMPONENT sdk)
-# The sector library's headers (zkpipe::sector): not porep's vanilla proofs or circuit.
-install(FILES ${PROJECT_SOURCE_DIR}/plugins/porep/include/zkpipe/porep/shape.h
-              ${PROJECT_SOURCE_DIR}/plugins/porep/include/zkpipe/porep/graph.h
-              ${PROJECT_SOURCE_DIR}/plugins/porep/include/zkpipe/porep/seal.h
-              ${PROJECT_SOURCE_DIR}/plugins/porep/include/zkpipe/porep/sector_file.h
-        DESTINATION include/zkpipe/porep COMPONENT sdk)
 
 include(CMakePackageConfigHelpers)
-file(STRINGS ${PROJECT_SOURCE_DIR}/engine/include/zkpipe/abi/common.h abi_lines
+file(STRINGS ${PROJECT_SOURCE_DIR}/engine/include/zkpipe/sdk/abi/common.h abi_lines
      REGEX "^#define ZKP_ABI_M(AJOR|INOR) [0-9]+")
 string(REGEX REPLACE ".*ZKP_ABI_MAJOR ([0-9]+).*" "\\1" abi_major "${abi_lines}")
 string(REGEX REPLACE ".*ZKP_ABI_MINOR ([0-9]+).*" "\\1" abi_minor "${abi_lines}")
@@ -78,7 +67,7 @@ install(FILES ${PROJECT_BINARY_DIR}/sdk/zkpipeConfig.cmake
 # the archives' debug info, most of their size (RelWithDebInfo: 67 MB -> 4.5 MB).
 install(CODE "
   if(CMAKE_INSTALL_DO_STRIP)
-    foreach(archive crypto files gadgets groth16 sector)
+    foreach(archive ${ZKPIPE_SDK_LIBRARIES})
       execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-debug
         \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/lib/zkpipe/sdk/libzkpipe_\${archive}.a\"
         RESULT_VARIABLE rc)

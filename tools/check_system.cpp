@@ -14,7 +14,7 @@
 #include "commands.h"
 #include "zkpipe/config.h"
 #include "zkpipe/system.h"
-#include "zkpipe/units.h"
+#include "zkpipe/sdk/units.h"
 
 namespace zkpipe::tool {
 namespace {

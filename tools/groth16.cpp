@@ -15,8 +15,8 @@
 #include <fmt/core.h>
 
 #include "commands.h"
-#include "zkpipe/clock.h"
-#include "zkpipe/file_io.h"
+#include "zkpipe/sdk/clock.h"
+#include "zkpipe/sdk/file_io.h"
 #include "zkpipe/groth16/example_circuits.h"
 #include "zkpipe/groth16/prover.h"
 #include "zkpipe/groth16/setup.h"

@@ -9,7 +9,7 @@
 #include <fmt/core.h>
 
 #include "commands.h"
-#include "zkpipe/abi/common.h"
+#include "zkpipe/sdk/abi/common.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"zkpipe-tool: checks plugins, configs and the machine for the zkpipe prover"};

@@ -10,11 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "request.h"
-#include "zkpipe/clock.h"
-#include "zkpipe/file_io.h"
-#include "zkpipe/output_file.h"
-#include "zkpipe/porep/sector_file.h"
+#include "zkpipe/sdk/request.h"
+#include "zkpipe/sdk/clock.h"
+#include "zkpipe/sdk/file_io.h"
+#include "zkpipe/sdk/output_file.h"
+#include "zkpipe/sector/sector_file.h"
 #include "zkpipe/snapdeals/circuit.h"
 #include "zkpipe/snapdeals/vanilla.h"
 

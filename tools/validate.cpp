@@ -17,7 +17,7 @@
 
 #include "commands.h"
 #include "isolated.h"
-#include "zkpipe/clock.h"
+#include "zkpipe/sdk/clock.h"
 #include "zkpipe/config.h"
 #include "zkpipe/log.h"
 #include "zkpipe/memory.h"

@@ -13,8 +13,8 @@
 #include "bench_urgent.h"
 #include "cli.h"
 #include "run_summary.h"
-#include "zkpipe/file_io.h"
-#include "zkpipe/output_file.h"
+#include "zkpipe/sdk/file_io.h"
+#include "zkpipe/sdk/output_file.h"
 
 namespace zkpipe::cli {
 namespace {

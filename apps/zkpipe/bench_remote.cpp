@@ -17,9 +17,9 @@
 #include <nlohmann/json.hpp>
 
 #include "remote.h"
-#include "zkpipe/file_io.h"
-#include "zkpipe/output_file.h"
-#include "zkpipe/percentile.h"
+#include "zkpipe/sdk/file_io.h"
+#include "zkpipe/sdk/output_file.h"
+#include "zkpipe/sdk/percentile.h"
 
 namespace zkpipe::cli {
 namespace {

@@ -16,8 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_urgent.h"
-#include "zkpipe/file_io.h"
-#include "zkpipe/percentile.h"
+#include "zkpipe/sdk/file_io.h"
+#include "zkpipe/sdk/percentile.h"
 
 namespace zkpipe::cli {
 namespace {

@@ -11,9 +11,9 @@
 #include <spdlog/spdlog.h>
 
 #include "cli.h"
-#include "zkpipe/file_io.h"
+#include "zkpipe/sdk/file_io.h"
 #include "zkpipe/log.h"
-#include "zkpipe/output_file.h"
+#include "zkpipe/sdk/output_file.h"
 #include "zkpipe/proof_type.h"
 
 namespace zkpipe::cli {

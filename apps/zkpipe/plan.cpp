@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.h"
-#include "zkpipe/units.h"
+#include "zkpipe/sdk/units.h"
 
 namespace zkpipe::cli {
 namespace {

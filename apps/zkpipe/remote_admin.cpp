@@ -9,7 +9,7 @@
 #include <fmt/core.h>
 
 #include "remote.h"
-#include "zkpipe/units.h"
+#include "zkpipe/sdk/units.h"
 
 namespace zkpipe::cli {
 namespace {

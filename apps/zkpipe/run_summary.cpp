@@ -9,7 +9,7 @@
 
 #include <fmt/core.h>
 
-#include "zkpipe/units.h"
+#include "zkpipe/sdk/units.h"
 
 namespace zkpipe::cli {
 namespace {

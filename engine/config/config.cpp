@@ -15,7 +15,7 @@
 #include "sections.h"
 #include "yaml_strict.h"
 #include "zkpipe/system.h"
-#include "zkpipe/units.h"
+#include "zkpipe/sdk/units.h"
 
 namespace zkpipe {
 namespace {

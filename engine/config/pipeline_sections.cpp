@@ -2,7 +2,7 @@
 // version 1 config (zkpipe/config.h), read strictly like the rest (sections.h). Documented in
 // configs/README.md. Thread-safety: pure functions.
 #include "sections.h"
-#include "zkpipe/units.h"
+#include "zkpipe/sdk/units.h"
 
 namespace zkpipe::config_detail {
 namespace {

@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "sections.h"
-#include "zkpipe/units.h"
+#include "zkpipe/sdk/units.h"
 
 namespace zkpipe::config_detail {
 

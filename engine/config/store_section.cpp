@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include "sections.h"
-#include "zkpipe/units.h"
+#include "zkpipe/sdk/units.h"
 
 namespace zkpipe {
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "zkpipe/config.h"
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::config_detail {
 

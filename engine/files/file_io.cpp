@@ -1,5 +1,5 @@
-// engine/files/file_io.cpp: whole-file reads and writes (zkpipe/file_io.h).
-#include "zkpipe/file_io.h"
+// engine/files/file_io.cpp: whole-file reads and writes (zkpipe/sdk/file_io.h).
+#include "zkpipe/sdk/file_io.h"
 
 #include <sys/stat.h>
 
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "zkpipe/output_file.h"
+#include "zkpipe/sdk/output_file.h"
 
 namespace zkpipe {
 

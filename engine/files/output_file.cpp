@@ -1,6 +1,6 @@
 // engine/files/output_file.cpp: output files written through a unique temporary name and a rename,
-// only over regular files or missing paths (see zkpipe/output_file.h).
-#include "zkpipe/output_file.h"
+// only over regular files or missing paths (see zkpipe/sdk/output_file.h).
+#include "zkpipe/sdk/output_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -6,7 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "zkpipe/memory.h"
-#include "zkpipe/units.h"
+#include "zkpipe/sdk/units.h"
 
 namespace zkpipe {
 namespace {

@@ -9,7 +9,7 @@
 #include <exception>
 #include <limits>
 
-#include "zkpipe/units.h"
+#include "zkpipe/sdk/units.h"
 
 namespace zkpipe::pipeline {
 namespace {

@@ -1,5 +1,5 @@
 // compute_plugin.cpp: PluginCompute, the pipeline's ComputeBackend over a compute plugin's C ABI
-// (zkpipe/abi/compute.h), and open_compute_backend. Keys are registered with the plugin at first
+// (zkpipe/sdk/abi/compute.h), and open_compute_backend. Keys are registered with the plugin at first
 // use and destroyed when the engine's key is gone (its storage expired) and no call uses them;
 // prove_start hands the plugin the density scalars and keeps the B ones for prove_finish, which
 // runs here on the CPU.
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "zkpipe/abi/compute.h"
+#include "zkpipe/sdk/abi/compute.h"
 #include "zkpipe/pipeline/compute.h"
 
 namespace zkpipe::pipeline {

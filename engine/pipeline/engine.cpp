@@ -13,7 +13,7 @@
 #include "zkpipe/groth16/sectioned_file.h"
 #include "zkpipe/proof_type.h"
 #include "zkpipe/system.h"
-#include "zkpipe/units.h"
+#include "zkpipe/sdk/units.h"
 
 namespace zkpipe::pipeline {
 namespace {

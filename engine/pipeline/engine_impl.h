@@ -21,8 +21,8 @@
 #include <tuple>
 #include <vector>
 
-#include "zkpipe/abi/proof_type.h"
-#include "zkpipe/clock.h"
+#include "zkpipe/sdk/abi/proof_type.h"
+#include "zkpipe/sdk/clock.h"
 #include "zkpipe/pipeline/budget.h"
 #include "zkpipe/pipeline/engine.h"
 #include "zkpipe/pipeline/memory_model.h"

@@ -11,10 +11,10 @@
 #include <fstream>
 #include <string>
 
-#include "zkpipe/abi/size_class.h"
+#include "zkpipe/sdk/abi/size_class.h"
 #include "zkpipe/crypto/fields.h"
 #include "zkpipe/groth16/verifier.h"
-#include "zkpipe/units.h"
+#include "zkpipe/sdk/units.h"
 
 namespace zkpipe::pipeline {
 namespace {

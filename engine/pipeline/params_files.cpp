@@ -20,7 +20,7 @@
 #include <fmt/core.h>
 
 #include "zkpipe/groth16/params_file.h"
-#include "zkpipe/output_file.h"
+#include "zkpipe/sdk/output_file.h"
 #include "zkpipe/pipeline/srs_cache.h"
 
 namespace zkpipe::pipeline {
@@ -78,7 +78,7 @@ size_t remove_stale_temporaries(const std::string& path) {
   for (const auto& entry : fs::directory_iterator(p.parent_path(), ec)) {
     const std::string name = entry.path().filename().string();
     for (const char* kind : {".tmp.", ".csr.tmp.", ".validated.tmp."}) {
-      const std::string prefix = base + kind;  // then <pid>.<random> (zkpipe/output_file.h)
+      const std::string prefix = base + kind;  // then <pid>.<random> (zkpipe/sdk/output_file.h)
       if (name.rfind(prefix, 0) != 0) continue;
       const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
       if (pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)) {

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::pipeline {
 

@@ -20,7 +20,7 @@
 #include "params_files.h"
 #include "zkpipe/groth16/params_file.h"
 #include "zkpipe/groth16/setup.h"
-#include "zkpipe/units.h"
+#include "zkpipe/sdk/units.h"
 
 namespace zkpipe::pipeline {
 

@@ -11,8 +11,8 @@
 #include <tuple>
 #include <utility>
 
-#include "zkpipe/clock.h"
-#include "zkpipe/percentile.h"
+#include "zkpipe/sdk/clock.h"
+#include "zkpipe/sdk/percentile.h"
 
 namespace zkpipe::pipeline {
 

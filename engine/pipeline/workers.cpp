@@ -8,10 +8,10 @@
 #include <fmt/core.h>
 
 #include "engine_impl.h"
-#include "zkpipe/abi/size_class.h"
+#include "zkpipe/sdk/abi/size_class.h"
 #include "zkpipe/groth16/verifier.h"
 #include "zkpipe/proof_type.h"
-#include "zkpipe/units.h"
+#include "zkpipe/sdk/units.h"
 
 namespace zkpipe::pipeline {
 namespace {
@@ -84,7 +84,7 @@ Result<Buffer> Engine::Impl::allocate(uint64_t bytes) {
     if (!said.exchange(true)) {
       spdlog::warn(
           "memory backend {} gave {} for a request of {}, more than the size class {} the "
-          "memory budget reserves (zkpipe/abi/size_class.h): the budget under-counts it",
+          "memory budget reserves (zkpipe/sdk/abi/size_class.h): the budget under-counts it",
           pool->backend_name(), format_bytes(buffer->bytes()), format_bytes(bytes),
           format_bytes(zkp_size_class(bytes, shape.granularity)));
     }

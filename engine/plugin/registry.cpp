@@ -13,9 +13,9 @@
 
 #include <boost/dll/shared_library.hpp>
 
-#include "zkpipe/abi/compute.h"
-#include "zkpipe/abi/memory.h"
-#include "zkpipe/abi/proof_type.h"
+#include "zkpipe/sdk/abi/compute.h"
+#include "zkpipe/sdk/abi/memory.h"
+#include "zkpipe/sdk/abi/proof_type.h"
 #include "zkpipe/log.h"
 #include "zkpipe/plugin.h"
 

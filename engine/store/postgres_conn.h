@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 struct pg_conn;
 struct pg_result;

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::store {
 

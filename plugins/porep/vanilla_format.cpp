@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "byte_io.h"
+#include "zkpipe/sdk/byte_io.h"
 #include "zkpipe/gadgets/bits.h"
 #include "zkpipe/porep/vanilla.h"
 

@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "byte_io.h"
-#include "json_fields.h"
+#include "zkpipe/sdk/byte_io.h"
+#include "zkpipe/sdk/json_fields.h"
 #include "zkpipe/porep/vanilla.h"
 
 namespace zkpipe::porep {

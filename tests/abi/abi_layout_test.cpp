@@ -1,14 +1,14 @@
 // Pins the layout of every ABI struct (x86_64 / aarch64 LP64). A change here without an ABI
-// bump in engine/include/zkpipe/abi/CHANGELOG.md breaks every built plugin.
+// bump in engine/include/zkpipe/sdk/abi/CHANGELOG.md breaks every built plugin.
 #include <cstddef>
 
 #include <catch2/catch.hpp>
 
-#include "zkpipe/abi/common.h"
-#include "zkpipe/abi/compute.h"
-#include "zkpipe/abi/memory.h"
-#include "zkpipe/abi/proof_type.h"
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/abi/common.h"
+#include "zkpipe/sdk/abi/compute.h"
+#include "zkpipe/sdk/abi/memory.h"
+#include "zkpipe/sdk/abi/proof_type.h"
+#include "zkpipe/sdk/status.h"
 
 #define ZKP_PIN(type, field, offset) \
   static_assert(offsetof(type, field) == (offset), #type "." #field)

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "gpu_required.h"
-#include "zkpipe/abi/memory.h"
+#include "zkpipe/sdk/abi/memory.h"
 #include "zkpipe/memory.h"
 #include "zkpipe/plugin.h"
 #include "zkpipe/system.h"

@@ -13,7 +13,7 @@
 
 #include "zkpipe/config.h"
 #include "zkpipe/system.h"
-#include "zkpipe/units.h"
+#include "zkpipe/sdk/units.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// tests/engine/file_io_test.cpp: whole-file reads and writes (zkpipe/file_io.h): a write is whole
+// tests/engine/file_io_test.cpp: whole-file reads and writes (zkpipe/sdk/file_io.h): a write is whole
 // and read back byte for byte; reads refuse what is not a regular file and name the path.
 #include <sys/stat.h>
 
@@ -7,7 +7,7 @@
 #include <string>
 
 #include "temp_dir.h"
-#include "zkpipe/file_io.h"
+#include "zkpipe/sdk/file_io.h"
 
 using Catch::Matchers::Contains;
 using zkpipe::Code;

@@ -1,4 +1,4 @@
-// tests/engine/output_file_test.cpp: output files (zkpipe/output_file.h) replace only regular
+// tests/engine/output_file_test.cpp: output files (zkpipe/sdk/output_file.h) replace only regular
 // files or missing paths, follow symlinks, refuse devices, directories and FIFOs without touching
 // them, leave no temporary file behind, and two writers of one path each rename a whole file.
 #include <sys/stat.h>
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "temp_dir.h"
-#include "zkpipe/output_file.h"
+#include "zkpipe/sdk/output_file.h"
 
 namespace fs = std::filesystem;
 using Catch::Matchers::Contains;

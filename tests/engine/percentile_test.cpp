@@ -1,12 +1,12 @@
-// tests/engine/percentile_test.cpp: the two statistics of zkpipe/percentile.h on known samples
+// tests/engine/percentile_test.cpp: the two statistics of zkpipe/sdk/percentile.h on known samples
 // (median: the mean of the two middle values for an even count; nearest_rank: always a sample),
-// and zkpipe/clock.h's readings moving forward.
+// and zkpipe/sdk/clock.h's readings moving forward.
 #include <catch2/catch.hpp>
 
 #include <vector>
 
-#include "zkpipe/clock.h"
-#include "zkpipe/percentile.h"
+#include "zkpipe/sdk/clock.h"
+#include "zkpipe/sdk/percentile.h"
 
 TEST_CASE("Percentile: median averages the middle pair, nearest rank picks a sample", "[engine]") {
   using zkpipe::median;

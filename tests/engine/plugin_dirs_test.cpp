@@ -12,7 +12,7 @@
 #include <catch2/catch.hpp>
 
 #include "temp_dir.h"
-#include "zkpipe/abi/memory.h"
+#include "zkpipe/sdk/abi/memory.h"
 #include "zkpipe/plugin.h"
 
 using Catch::Matchers::Contains;

@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "zkpipe/abi/memory.h"
+#include "zkpipe/sdk/abi/memory.h"
 #include "zkpipe/memory.h"
 #include "zkpipe/plugin.h"
 

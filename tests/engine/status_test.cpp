@@ -2,8 +2,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "zkpipe/sdk.h"
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/sdk.h"
+#include "zkpipe/sdk/status.h"
 
 namespace {
 zkpipe::Result<int> half(int x) {

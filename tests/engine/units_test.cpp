@@ -1,4 +1,4 @@
-// units_test.cpp: parse_size, parse_duration_ms and format_bytes (zkpipe/units.h): every
+// units_test.cpp: parse_size, parse_duration_ms and format_bytes (zkpipe/sdk/units.h): every
 // accepted unit, exact fractions, and every class of rejected text with its message.
 // Thread-safety: single-threaded Catch2 test cases.
 #include <catch2/catch.hpp>
@@ -7,7 +7,7 @@
 #include <limits>
 #include <string>
 
-#include "zkpipe/units.h"
+#include "zkpipe/sdk/units.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <span>
 
-#include "request.h"
+#include "zkpipe/sdk/request.h"
 #include "zkpipe/snapdeals/vanilla.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "pipeline/engine_fixture.h"
-#include "zkpipe/porep/seal.h"
+#include "zkpipe/sector/seal.h"
 #include "zkpipe/porep/vanilla.h"
 #include "zkpipe/snapdeals/update.h"
 #include "zkpipe/snapdeals/vanilla.h"

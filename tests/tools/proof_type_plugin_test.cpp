@@ -10,7 +10,7 @@
 
 #include "temp_dir.h"
 #include "tools/run_tool.h"
-#include "zkpipe/abi/proof_type.h"
+#include "zkpipe/sdk/abi/proof_type.h"
 #include "zkpipe/groth16/r1cs.h"
 #include "zkpipe/plugin.h"
 #include "zkpipe/proof_type.h"

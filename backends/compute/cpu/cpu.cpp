@@ -7,8 +7,8 @@
 #include <string>
 #include <thread>
 
-#include "common/compute_glue.h"
-#include "zkpipe/sdk.h"
+#include "zkpipe/sdk/compute_glue.h"
+#include "zkpipe/sdk/sdk.h"
 
 namespace {
 

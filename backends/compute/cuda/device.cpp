@@ -7,8 +7,8 @@
 #include <atomic>
 #include <utility>
 
-#include "zkpipe/cuda_check.h"
-#include "zkpipe/units.h"
+#include "zkpipe/sdk/cuda_check.h"
+#include "zkpipe/sdk/units.h"
 
 namespace zkpipe::cuda_backend {
 

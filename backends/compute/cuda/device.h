@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::cuda_backend {
 

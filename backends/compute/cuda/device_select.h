@@ -1,7 +1,7 @@
 // backends/compute/cuda/device_select.h: which CUDA devices a config's `compute.devices` names.
 // Entries are CUDA indices ("0") or UUIDs as nvidia-smi prints them ("GPU-8a1f0c3e-..."; a
 // unique prefix of at least 8 hex digits is enough); no entry means every device. Plain C++ over
-// the device list of zkpipe/system.h (read_cuda_info), so it is tested without a GPU.
+// the device list of zkpipe/sdk/cuda_info.h (read_cuda_info), so it is tested without a GPU.
 // Thread-safety: pure functions.
 #pragma once
 
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "zkpipe/status.h"
-#include "zkpipe/system.h"
+#include "zkpipe/sdk/status.h"
+#include "zkpipe/sdk/cuda_info.h"
 
 namespace zkpipe::cuda_backend {
 

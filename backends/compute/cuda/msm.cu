@@ -14,7 +14,7 @@
 
 #include "msm.h"
 #include "msm_digits.h"
-#include "zkpipe/cuda_check.h"
+#include "zkpipe/sdk/cuda_check.h"
 
 namespace zkpipe::cuda_backend {
 

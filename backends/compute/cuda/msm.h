@@ -17,7 +17,7 @@
 #include "msm_plan.h"
 #include "zkpipe/crypto/curves.h"
 #include "zkpipe/crypto/xyzz.h"
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::cuda_backend {
 

@@ -10,7 +10,7 @@
 
 #include "ntt.h"
 #include "ntt_tile.h"
-#include "zkpipe/cuda_check.h"
+#include "zkpipe/sdk/cuda_check.h"
 
 namespace zkpipe::cuda_backend {
 

@@ -16,7 +16,7 @@
 #include "ntt_plan.h"
 #include "zkpipe/crypto/fields.h"
 #include "zkpipe/crypto/ntt.h"
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::cuda_backend {
 

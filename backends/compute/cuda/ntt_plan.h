@@ -13,7 +13,7 @@
 
 #include "ntt_tile.h"
 #include "zkpipe/crypto/ntt.h"
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::cuda_backend {
 

@@ -13,14 +13,14 @@
 
 #include <fmt/format.h>
 
-#include "common/compute_glue.h"
+#include "zkpipe/sdk/compute_glue.h"
 #include "device.h"
 #include "device_select.h"
 #include "prover.h"
-#include "zkpipe/cuda_check.h"
-#include "zkpipe/sdk.h"
-#include "zkpipe/system.h"
-#include "zkpipe/units.h"
+#include "zkpipe/sdk/cuda_check.h"
+#include "zkpipe/sdk/sdk.h"
+#include "zkpipe/sdk/cuda_info.h"
+#include "zkpipe/sdk/units.h"
 
 namespace zkpipe::cuda_backend {
 namespace {

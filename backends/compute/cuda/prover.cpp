@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 
 #include "prover_lane.h"
-#include "zkpipe/cuda_check.h"
-#include "zkpipe/units.h"
+#include "zkpipe/sdk/cuda_check.h"
+#include "zkpipe/sdk/units.h"
 
 namespace zkpipe::cuda_backend {
 

@@ -8,10 +8,10 @@
 #include "msm.h"
 #include "ntt.h"
 #include "prover_lane.h"
-#include "zkpipe/clock.h"
+#include "zkpipe/sdk/clock.h"
 #include "zkpipe/crypto/ntt.h"
-#include "zkpipe/cuda_check.h"
-#include "zkpipe/units.h"
+#include "zkpipe/sdk/cuda_check.h"
+#include "zkpipe/sdk/units.h"
 
 namespace zkpipe::cuda_backend {
 

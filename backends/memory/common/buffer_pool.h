@@ -16,8 +16,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "zkpipe/abi/memory.h"
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/abi/memory.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::memory {
 

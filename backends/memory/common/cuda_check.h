@@ -1,6 +1,6 @@
 // backends/memory/common/cuda_check.h: the "unavailable: ..." check the CUDA memory plugins'
-// init runs (cuda_host_memory_available), on top of zkpipe/cuda_check.h (ZKP_CUDA_OK).
-// Include <cuda_runtime_api.h> before zkpipe/sdk.h so the build tag names the CUDA runtime.
+// init runs (cuda_host_memory_available), on top of zkpipe/sdk/cuda_check.h (ZKP_CUDA_OK).
+// Include <cuda_runtime_api.h> before zkpipe/sdk/sdk.h so the build tag names the CUDA runtime.
 // Thread-safety: stateless; the CUDA runtime calls it makes are thread-safe.
 #pragma once
 
@@ -8,8 +8,8 @@
 
 #include <string>
 
-#include "zkpipe/cuda_check.h"
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/cuda_check.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::memory {
 

@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "common/buffer_pool.h"
-#include "zkpipe/sdk.h"
+#include "zkpipe/sdk/sdk.h"
 
 // The ABI's opaque pool handle; each plugin library has its own definition.
 struct zkp_memory_pool {

@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "common/buffer_pool.h"
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::memory {
 

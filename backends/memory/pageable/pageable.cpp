@@ -15,7 +15,7 @@
 #include "common/buffer_pool.h"
 #include "common/plugin_glue.h"
 #include "common/self_test.h"
-#include "zkpipe/sdk.h"
+#include "zkpipe/sdk/sdk.h"
 
 namespace {
 

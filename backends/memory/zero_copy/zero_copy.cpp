@@ -13,7 +13,7 @@
 #include "common/cuda_check.h"
 #include "common/plugin_glue.h"
 #include "common/self_test.h"
-#include "zkpipe/sdk.h"
+#include "zkpipe/sdk/sdk.h"
 
 namespace {
 

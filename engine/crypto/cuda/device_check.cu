@@ -14,7 +14,7 @@
 #include "zkpipe/crypto/curves.h"
 #include "zkpipe/crypto/device_check.h"
 #include "zkpipe/crypto/field_edges.h"
-#include "zkpipe/cuda_check.h"
+#include "zkpipe/sdk/cuda_check.h"
 
 namespace zkpipe::crypto {
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "zkpipe/crypto/fields.h"
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::groth16::iden3 {
 

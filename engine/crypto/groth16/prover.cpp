@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <string>
 
-#include "zkpipe/clock.h"
+#include "zkpipe/sdk/clock.h"
 #include "zkpipe/crypto/msm.h"
 #include "zkpipe/crypto/ntt.h"
 #include "zkpipe/crypto/parallel.h"

@@ -1,6 +1,6 @@
 // engine/crypto/groth16/sectioned_file_writer.cpp: the streaming writer of the sectioned
 // container (layout in zkpipe/groth16/sectioned_file.h): payloads go to a uniquely named temporary
-// file beside the destination (zkpipe/output_file.h: only a regular file or a missing path is
+// file beside the destination (zkpipe/sdk/output_file.h: only a regular file or a missing path is
 // replaced) behind a reserved header, each hashed as it streams (OpenSSL EVP SHA-256); finish()
 // writes the table and header checksum, fsyncs and renames. Thread-safety: one thread per writer.
 #include <fcntl.h>
@@ -15,7 +15,7 @@
 
 #include "le_bytes.h"
 #include "zkpipe/groth16/sectioned_file.h"
-#include "zkpipe/output_file.h"
+#include "zkpipe/sdk/output_file.h"
 
 namespace zkpipe::groth16 {
 namespace {

@@ -13,7 +13,7 @@
 #include <chrono>
 
 #include "service.h"
-#include "zkpipe/clock.h"
+#include "zkpipe/sdk/clock.h"
 
 namespace zkpipe::server {
 namespace {

@@ -11,8 +11,8 @@
 #include "circuit.h"
 #include "post_plugin.h"
 #include "vanilla.h"
-#include "zkpipe/output_file.h"
-#include "zkpipe/porep/sector_file.h"
+#include "zkpipe/sdk/output_file.h"
+#include "zkpipe/sector/sector_file.h"
 
 namespace zkpipe::post {
 namespace {

@@ -3,7 +3,7 @@
 
 #include "circuit.h"
 #include "vanilla.h"
-#include "zkpipe/porep/seal.h"
+#include "zkpipe/sector/seal.h"
 
 namespace zkpipe::post {
 namespace {

@@ -4,7 +4,7 @@
 #include <bit>
 #include <string_view>
 
-#include "zkpipe/porep/seal.h"
+#include "zkpipe/sector/seal.h"
 
 namespace zkpipe::post {
 

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::post {
 

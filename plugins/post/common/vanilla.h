@@ -28,7 +28,7 @@
 
 #include "shape.h"
 #include "zkpipe/crypto/fields.h"
-#include "zkpipe/porep/seal.h"
+#include "zkpipe/sector/seal.h"
 
 namespace zkpipe::post {
 

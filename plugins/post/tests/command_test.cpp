@@ -13,7 +13,7 @@
 
 #include "fixtures.h"
 #include "post_plugin.h"
-#include "zkpipe/porep/sector_file.h"
+#include "zkpipe/sector/sector_file.h"
 
 namespace post_test {
 namespace {

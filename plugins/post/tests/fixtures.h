@@ -8,7 +8,7 @@
 
 #include "shape.h"
 #include "vanilla.h"
-#include "zkpipe/porep/seal.h"
+#include "zkpipe/sector/seal.h"
 
 namespace post_test {
 

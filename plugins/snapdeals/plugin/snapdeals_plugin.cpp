@@ -3,8 +3,8 @@
 // Presets: the shapes of snapdeals::shape_presets(); a sample request seals an empty (CC) sector
 // of the same size from the seed, encodes seeded data into it and holds the vanilla proofs of
 // every partition.
-#include "proof_type_plugin.h"
-#include "request.h"
+#include "zkpipe/sdk/proof_type_plugin.h"
+#include "zkpipe/sdk/request.h"
 #include "zkpipe/snapdeals/circuit.h"
 #include "zkpipe/snapdeals/vanilla.h"
 

@@ -14,7 +14,7 @@
 
 #include "ntt.h"
 #include "zkpipe/crypto/ntt.h"
-#include "zkpipe/cuda_check.h"
+#include "zkpipe/sdk/cuda_check.h"
 
 using namespace zkpipe;
 using namespace zkpipe::cuda_backend;

@@ -17,7 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "proof_type_plugin.h"
+#include "zkpipe/sdk/proof_type_plugin.h"
 #include "zkpipe/groth16/example_circuits.h"
 
 namespace {

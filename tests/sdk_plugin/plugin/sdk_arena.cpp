@@ -7,7 +7,7 @@
 #include <cstring>
 #include <string>
 
-#include "zkpipe/sdk.h"
+#include "zkpipe/sdk/sdk.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 
 #include "msm_plan.h"
 #include "ntt_plan.h"
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::cuda_backend {
 namespace {

@@ -12,15 +12,15 @@
 #include <vector>
 
 #include "tools/commands.h"
-#include "zkpipe/status.h"
-#include "zkpipe/units.h"
+#include "zkpipe/sdk/status.h"
+#include "zkpipe/sdk/units.h"
 
 #include <bit>
 
 #include "bench_h2d_kernels.h"
 #include "cuda_check.h"
 #include "zkpipe/memory.h"
-#include "zkpipe/percentile.h"
+#include "zkpipe/sdk/percentile.h"
 #include "zkpipe/plugin.h"
 #include "zkpipe/system.h"
 

@@ -1,5 +1,5 @@
 // tools/cuda_check.h: RAII owners for a CUDA stream, an event and a device buffer, for
-// zkpipe-tool, checked with ZKP_CUDA_OK from zkpipe/cuda_check.h. Only for builds with CUDA.
+// zkpipe-tool, checked with ZKP_CUDA_OK from zkpipe/sdk/cuda_check.h. Only for builds with CUDA.
 // Thread-safety: the wrappers are move-only values owned by one thread; CUDA calls are safe.
 #pragma once
 
@@ -9,8 +9,8 @@
 #include <string>
 #include <utility>
 
-#include "zkpipe/cuda_check.h"
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/cuda_check.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::tool {
 

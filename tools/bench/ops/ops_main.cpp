@@ -19,12 +19,12 @@
 
 #include <CLI/CLI.hpp>
 
-#include "zkpipe/clock.h"
+#include "zkpipe/sdk/clock.h"
 #include "zkpipe/crypto/curves.h"
 #include "zkpipe/crypto/msm.h"
 #include "zkpipe/crypto/ntt.h"
 #include "zkpipe/crypto/pairing.h"
-#include "zkpipe/percentile.h"
+#include "zkpipe/sdk/percentile.h"
 
 namespace zkpipe::crypto {
 namespace {

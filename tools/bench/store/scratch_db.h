@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::bench {
 

@@ -26,8 +26,8 @@
 #include "scratch_db.h"
 #include "store_phases.h"
 #include "zkpipe/log.h"
-#include "zkpipe/output_file.h"
-#include "zkpipe/percentile.h"
+#include "zkpipe/sdk/output_file.h"
+#include "zkpipe/sdk/percentile.h"
 #include "zkpipe/store/job_store.h"
 
 namespace zkpipe::bench {

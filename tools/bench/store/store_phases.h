@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 #include "zkpipe/store/job_store.h"
 
 namespace zkpipe::bench {

@@ -16,10 +16,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "zkpipe/clock.h"
+#include "zkpipe/sdk/clock.h"
 #include "zkpipe/groth16/prover.h"
 #include "zkpipe/groth16/setup.h"
-#include "zkpipe/percentile.h"
+#include "zkpipe/sdk/percentile.h"
 #include "zkpipe/porep/circuit.h"
 #include "zkpipe/snapdeals/circuit.h"
 

@@ -8,7 +8,7 @@
 
 #include <cstddef>
 
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::crypto {
 

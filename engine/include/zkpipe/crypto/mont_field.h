@@ -17,7 +17,7 @@
 #include "zkpipe/crypto/hd.h"
 #include "zkpipe/crypto/mont_mul32.h"
 #include "zkpipe/crypto/mont_mul_adx.h"
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 // Inline-assembly field addition and subtraction (x86-64 host, optimized builds: at -O0 GCC
 // cannot find the registers).

@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "zkpipe/crypto/fields.h"
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::crypto {
 

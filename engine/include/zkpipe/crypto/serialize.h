@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "zkpipe/crypto/curves.h"
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::crypto {
 

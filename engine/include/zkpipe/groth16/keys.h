@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "zkpipe/crypto/curves.h"
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::groth16 {
 

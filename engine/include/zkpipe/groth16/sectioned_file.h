@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::groth16 {
 
@@ -110,7 +110,7 @@ class SectionedFileWriter {
   SectionedFileWriter& operator=(SectionedFileWriter&&) noexcept;
   ~SectionedFileWriter();  // removes the temporary file unless finish() succeeded
 
-  // Creates the temporary file (zkpipe/output_file.h: refused unless `path` is a regular file or
+  // Creates the temporary file (zkpipe/sdk/output_file.h: refused unless `path` is a regular file or
   // missing) for a file of exactly `section_count` sections.
   static Result<SectionedFileWriter> create(const std::string& path, const SectionedFormat& format,
                                             uint32_t section_count);

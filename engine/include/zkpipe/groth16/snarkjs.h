@@ -14,7 +14,7 @@
 #include "zkpipe/crypto/curves.h"
 #include "zkpipe/groth16/keys.h"
 #include "zkpipe/groth16/r1cs.h"
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::groth16 {
 

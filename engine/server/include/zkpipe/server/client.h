@@ -13,7 +13,7 @@
 
 #include <grpcpp/grpcpp.h>
 
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 #include "zkpipe/v1/proving_engine.grpc.pb.h"
 
 namespace zkpipe::server {

@@ -15,7 +15,7 @@
 
 #include "zkpipe/config.h"
 #include "zkpipe/pipeline/engine.h"
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::server {
 

@@ -16,7 +16,7 @@
 
 #include "zkpipe/gadgets/boolean.h"
 #include "zkpipe/gadgets/num.h"
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::gadgets {
 

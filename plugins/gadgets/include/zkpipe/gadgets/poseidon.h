@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "zkpipe/gadgets/num.h"
-#include "zkpipe/status.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::gadgets {
 

@@ -24,7 +24,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "zkpipe/porep/seal.h"
+#include "zkpipe/sector/seal.h"
 
 namespace zkpipe::porep {
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "zkpipe/porep/seal.h"
+#include "zkpipe/sector/seal.h"
 
 namespace zkpipe::snapdeals {
 

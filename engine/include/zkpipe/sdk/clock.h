@@ -1,0 +1,28 @@
+// zkpipe/sdk/clock.h: the one clock of the tree for timings: now_ns(), nanoseconds on the monotonic
+// clock (std::chrono::steady_clock; only differences mean anything), and the time elapsed since
+// such a reading in seconds or milliseconds. Deadlines stay std::chrono::steady_clock time points.
+// Header-only. Thread-safety: reads of the clock.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+namespace zkpipe {
+
+// Nanoseconds on the monotonic clock. Signed, as the clock's own count, so that a difference of
+// two readings taken in either order is well defined.
+inline int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Seconds and milliseconds since `start_ns`, a now_ns() reading.
+inline double seconds_since(int64_t start_ns) {
+  return static_cast<double>(now_ns() - start_ns) / 1e9;
+}
+inline double ms_since(int64_t start_ns) {
+  return static_cast<double>(now_ns() - start_ns) / 1e6;
+}
+
+}  // namespace zkpipe
