@@ -13,8 +13,8 @@
 
 #include "commands.h"
 #include "zkpipe/config.h"
-#include "zkpipe/system.h"
 #include "zkpipe/sdk/units.h"
+#include "zkpipe/system.h"
 
 namespace zkpipe::tool {
 namespace {

@@ -15,14 +15,14 @@
 #include <fmt/core.h>
 
 #include "commands.h"
-#include "zkpipe/sdk/clock.h"
-#include "zkpipe/sdk/file_io.h"
 #include "zkpipe/groth16/example_circuits.h"
 #include "zkpipe/groth16/prover.h"
 #include "zkpipe/groth16/setup.h"
 #include "zkpipe/groth16/snarkjs.h"
 #include "zkpipe/groth16/verifier.h"
 #include "zkpipe/groth16/zkey.h"
+#include "zkpipe/sdk/clock.h"
+#include "zkpipe/sdk/file_io.h"
 
 namespace zkpipe::tool {
 namespace {

@@ -11,13 +11,13 @@
 #include <fmt/core.h>
 
 #include "commands.h"
-#include "zkpipe/sdk/clock.h"
-#include "zkpipe/sdk/file_io.h"
 #include "zkpipe/groth16/example_circuits.h"
 #include "zkpipe/groth16/params_file.h"
 #include "zkpipe/groth16/prover.h"
 #include "zkpipe/groth16/snarkjs.h"
 #include "zkpipe/groth16/verifier.h"
+#include "zkpipe/sdk/clock.h"
+#include "zkpipe/sdk/file_io.h"
 #include "zkpipe/sdk/output_file.h"
 
 namespace zkpipe::tool {

@@ -9,12 +9,11 @@
 #include <fmt/core.h>
 
 #include "commands.h"
-#include "zkpipe/sdk/abi/common.h"
+#include "zkpipe/version.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"zkpipe-tool: checks plugins, configs and the machine for the zkpipe prover"};
-  app.set_version_flag("--version", fmt::format("zkpipe-tool 0.1.0 (plugin ABI {}.{})",
-                                                ZKP_ABI_MAJOR, ZKP_ABI_MINOR));
+  app.set_version_flag("--version", zkpipe::version_text("zkpipe-tool"));
   app.require_subcommand(1);
   int exit_code = 0;
   zkpipe::tool::add_validate(app, &exit_code);

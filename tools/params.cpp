@@ -9,9 +9,9 @@
 #include <string>
 
 #include "commands.h"
-#include "zkpipe/sdk/clock.h"
 #include "zkpipe/groth16/params_file.h"
 #include "zkpipe/groth16/setup.h"
+#include "zkpipe/sdk/clock.h"
 #include "zkpipe/sdk/units.h"
 
 namespace zkpipe::tool {

@@ -12,10 +12,10 @@
 #include <fmt/core.h>
 
 #include "commands.h"
-#include "zkpipe/sdk/clock.h"
 #include "zkpipe/groth16/example_circuits.h"
 #include "zkpipe/groth16/params_file.h"
 #include "zkpipe/groth16/setup.h"
+#include "zkpipe/sdk/clock.h"
 #include "zkpipe/sdk/output_file.h"
 
 namespace zkpipe::tool {

@@ -14,13 +14,13 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "zkpipe/sdk/request.h"
+#include "zkpipe/porep/circuit.h"
+#include "zkpipe/porep/vanilla.h"
 #include "zkpipe/sdk/clock.h"
 #include "zkpipe/sdk/file_io.h"
 #include "zkpipe/sdk/output_file.h"
-#include "zkpipe/porep/circuit.h"
+#include "zkpipe/sdk/request.h"
 #include "zkpipe/sector/sector_file.h"
-#include "zkpipe/porep/vanilla.h"
 
 namespace zkpipe::tool {
 namespace {

@@ -12,17 +12,17 @@
 
 #include "commands.h"
 #include "proof_layout.h"
-#include "zkpipe/sdk/abi/proof_type.h"
-#include "zkpipe/sdk/clock.h"
-#include "zkpipe/sdk/file_io.h"
 #include "zkpipe/groth16/params_file.h"
 #include "zkpipe/groth16/prover.h"
 #include "zkpipe/groth16/setup.h"
 #include "zkpipe/groth16/snarkjs.h"
 #include "zkpipe/groth16/verifier.h"
-#include "zkpipe/sdk/output_file.h"
 #include "zkpipe/plugin.h"
 #include "zkpipe/proof_type.h"
+#include "zkpipe/sdk/abi/proof_type.h"
+#include "zkpipe/sdk/clock.h"
+#include "zkpipe/sdk/file_io.h"
+#include "zkpipe/sdk/output_file.h"
 
 namespace zkpipe::tool {
 namespace {

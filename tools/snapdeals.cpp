@@ -10,10 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "zkpipe/sdk/request.h"
 #include "zkpipe/sdk/clock.h"
 #include "zkpipe/sdk/file_io.h"
 #include "zkpipe/sdk/output_file.h"
+#include "zkpipe/sdk/request.h"
 #include "zkpipe/sector/sector_file.h"
 #include "zkpipe/snapdeals/circuit.h"
 #include "zkpipe/snapdeals/vanilla.h"

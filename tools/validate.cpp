@@ -17,12 +17,12 @@
 
 #include "commands.h"
 #include "isolated.h"
-#include "zkpipe/sdk/clock.h"
 #include "zkpipe/config.h"
 #include "zkpipe/log.h"
 #include "zkpipe/memory.h"
 #include "zkpipe/pipeline/compute.h"
 #include "zkpipe/plugin.h"
+#include "zkpipe/sdk/clock.h"
 
 namespace zkpipe::tool {
 namespace {

@@ -11,10 +11,10 @@
 #include <spdlog/spdlog.h>
 
 #include "cli.h"
-#include "zkpipe/sdk/file_io.h"
 #include "zkpipe/log.h"
-#include "zkpipe/sdk/output_file.h"
 #include "zkpipe/proof_type.h"
+#include "zkpipe/sdk/file_io.h"
+#include "zkpipe/sdk/output_file.h"
 
 namespace zkpipe::cli {
 

@@ -9,10 +9,11 @@
 #include <fmt/core.h>
 
 #include "cli.h"
+#include "zkpipe/version.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"zkpipe: pipelined Groth16 proving of storage proofs (PoRep, SnapDeals)"};
-  app.set_version_flag("--version", "zkpipe 0.1.0 (plugin ABI 1.1)");
+  app.set_version_flag("--version", zkpipe::version_text("zkpipe"));
   app.require_subcommand(1);
   int exit_code = 0;
   zkpipe::cli::add_prove(app, &exit_code);

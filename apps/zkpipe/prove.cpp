@@ -16,9 +16,9 @@
 #include "cli.h"
 #include "proof_layout.h"
 #include "run_summary.h"
-#include "zkpipe/sdk/file_io.h"
 #include "zkpipe/groth16/params_file.h"
 #include "zkpipe/groth16/snarkjs.h"
+#include "zkpipe/sdk/file_io.h"
 #include "zkpipe/sdk/output_file.h"
 
 namespace zkpipe::cli {

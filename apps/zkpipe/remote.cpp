@@ -14,8 +14,8 @@
 #include "proof_layout.h"
 #include "remote.h"
 #include "run_summary.h"
-#include "zkpipe/sdk/file_io.h"
 #include "zkpipe/groth16/snarkjs.h"
+#include "zkpipe/sdk/file_io.h"
 #include "zkpipe/sdk/output_file.h"
 #include "zkpipe/sdk/units.h"
 

@@ -14,8 +14,8 @@
 
 #include "sections.h"
 #include "yaml_strict.h"
-#include "zkpipe/system.h"
 #include "zkpipe/sdk/units.h"
+#include "zkpipe/system.h"
 
 namespace zkpipe {
 namespace {

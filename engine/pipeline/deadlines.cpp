@@ -29,9 +29,9 @@ void CircuitTimes::add(const PartitionTiming& t) {
 }
 
 void Engine::Impl::resolve_schedule(
-    const JobRequest& request, const zkp_proof_type* type, Priority& priority,
+    const JobRequest& request, const ProofTypePlugin& type, Priority& priority,
     std::optional<std::chrono::steady_clock::time_point>& deadline) const {
-  const ProofTypeSchedule plugin = proof_type_schedule(type);
+  const ProofTypeSchedule plugin = type.schedule();
   const auto configured = config.scheduling.defaults.find(request.proof_type);
   const ScheduleDefault* c =
       configured == config.scheduling.defaults.end() ? nullptr : &configured->second;
@@ -39,8 +39,8 @@ void Engine::Impl::resolve_schedule(
     priority = *request.priority;
   } else if (c != nullptr && c->priority) {
     priority = *c->priority;
-  } else if (plugin.priority != ZKP_PRIORITY_NONE && plugin.priority <= ZKP_PRIORITY_LOW) {
-    priority = static_cast<Priority>(plugin.priority - 1);
+  } else if (plugin.priority) {
+    priority = *plugin.priority;
   } else {
     priority = Priority::kNormal;
   }

@@ -12,8 +12,8 @@
 #include "engine_impl.h"
 #include "zkpipe/groth16/sectioned_file.h"
 #include "zkpipe/proof_type.h"
-#include "zkpipe/system.h"
 #include "zkpipe/sdk/units.h"
+#include "zkpipe/system.h"
 
 namespace zkpipe::pipeline {
 namespace {
@@ -162,16 +162,12 @@ void Engine::Impl::stop() {
   started.clear();
 }
 
-Result<const zkp_proof_type*> Engine::Impl::proof_type(const std::string& name) {
+Result<ProofTypePlugin> Engine::Impl::proof_type(const std::string& name) {
   std::lock_guard lock(types_mu);
   if (auto it = types.find(name); it != types.end()) return it->second;
-  ZKP_ASSIGN_OR_RETURN(const LoadedPlugin* loaded, registry->load(name, ZKP_KIND_PROOF_TYPE));
-  if (!loaded->available()) {
-    return loaded->init_status.with_context("proof type '" + name + "'");
-  }
-  const auto* table = loaded->table<zkp_proof_type>();
-  types.emplace(name, table);
-  return table;
+  ZKP_ASSIGN_OR_RETURN(ProofTypePlugin type, ProofTypePlugin::load(*registry, name));
+  types.emplace(name, type);
+  return type;
 }
 
 Result<uint64_t> Engine::submit(JobRequest request) {
@@ -220,26 +216,17 @@ Result<Submitted> Engine::check(const JobRequest& request) {
   return guarded(what + ": check", [&] { return impl_->check(request); });
 }
 
-// Parses a request with its proof-type plugin (destroyed with `parsed`) and reads its info,
-// without queueing it: for check() and plan().
-Status Engine::Impl::parse_only(const JobRequest& request, const std::string& what,
-                                PluginJob& parsed, zkp_job_info& info) {
-  ZKP_ASSIGN_OR_RETURN(parsed.type, proof_type(request.proof_type));
-  char message[ZKP_ERROR_CAPACITY] = "";
-  ZKP_RETURN_IF_ERROR(
-      plugin_status(parsed.type->parse(request.input.data(), request.input.size(), what.c_str(),
-                                       &parsed.handle, {message, sizeof message}),
-                    message, what));
-  info.struct_size = sizeof info;
-  return plugin_status(parsed.type->info(parsed.handle, &info, {message, sizeof message}), message,
-                       what);
+// The one parse path of check(), plan() and submit(): the request's proof type (loaded on first
+// use) parses it; the job is destroyed by its plugin when the ProofTypeJob goes.
+Result<ProofTypeJob> Engine::Impl::parse(const JobRequest& request, const std::string& what) {
+  ZKP_ASSIGN_OR_RETURN(const ProofTypePlugin type, proof_type(request.proof_type));
+  return ProofTypeJob::parse(type, request.input, what);
 }
 
 Result<Submitted> Engine::Impl::check(const JobRequest& request) {
   const std::string what = request.input_name.empty() ? "request" : request.input_name;
-  PluginJob parsed;
-  zkp_job_info info{};
-  ZKP_RETURN_IF_ERROR(parse_only(request, what, parsed, info));
+  ZKP_ASSIGN_OR_RETURN(const ProofTypeJob parsed, parse(request, what));
+  const JobInfo& info = parsed.info();
   // The whole-budget check of submit: a job that can never fit is refused now.
   if (Result<CircuitMemory> c = srs->circuit_memory(info.circuit_id); c.ok()) {
     const uint64_t need =
@@ -255,7 +242,7 @@ Result<Submitted> Engine::Impl::check(const JobRequest& request) {
   Submitted out;
   out.partitions = info.partitions;
   out.circuit_id = info.circuit_id;
-  resolve_schedule(request, parsed.type, out.priority, out.deadline);
+  resolve_schedule(request, parsed.type(), out.priority, out.deadline);
   return out;
 }
 
@@ -265,15 +252,12 @@ Result<MemoryPrediction> Engine::plan(const JobRequest& sample, uint64_t jobs) {
 
 Result<MemoryPrediction> Engine::Impl::plan(const JobRequest& sample, uint64_t jobs) {
   const std::string what = sample.input_name.empty() ? "request" : sample.input_name;
-  PluginJob parsed;
-  zkp_job_info info{};
-  ZKP_RETURN_IF_ERROR(parse_only(sample, what, parsed, info));
-  const zkp_proof_type* type = parsed.type;
+  ZKP_ASSIGN_OR_RETURN(const ProofTypeJob parsed, parse(sample, what));
+  const JobInfo& info = parsed.info();
   Result<CircuitMemory> circuit = srs->circuit_memory(info.circuit_id);
   if (!circuit.ok() && circuit.status().code() == Code::kNotFound) {
     // No params yet: the R1CS as the plugin records it, and every wire assumed dense.
-    ZKP_ASSIGN_OR_RETURN(groth16::R1cs r1cs,
-                         record_r1cs(type, parsed.handle, "proof type " + sample.proof_type));
+    ZKP_ASSIGN_OR_RETURN(groth16::R1cs r1cs, parsed.record());
     circuit = circuit_memory_bound(info.circuit_id, info.num_constraints, info.num_inputs,
                                    info.num_aux, r1cs_memory_bytes(r1cs), shape);
   }
@@ -301,30 +285,21 @@ Result<Submitted> Engine::Impl::submit(JobRequest request, bool& taken) {
       return known;
     }
   }
-  ZKP_ASSIGN_OR_RETURN(const zkp_proof_type* type, m.proof_type(request.proof_type));
-  auto plugin = std::make_shared<PluginJob>();
-  plugin->type = type;
-  char message[ZKP_ERROR_CAPACITY] = "";
   const int64_t t0 = now_ns();
-  ZKP_RETURN_IF_ERROR(
-      plugin_status(type->parse(request.input.data(), request.input.size(), what.c_str(),
-                                &plugin->handle, {message, sizeof message}),
-                    message, what));
+  ZKP_ASSIGN_OR_RETURN(ProofTypeJob parsed, m.parse(request, what));
+  auto plugin = std::make_shared<PluginJob>(std::move(parsed));
   auto job = std::make_shared<Job>();
-  job->info.struct_size = sizeof job->info;
-  ZKP_RETURN_IF_ERROR(plugin_status(
-      type->info(plugin->handle, &job->info, {message, sizeof message}), message, what));
-  ZKP_ASSIGN_OR_RETURN(job->indices,
-                       partition_indices(type, plugin->handle, job->info.partitions, what));
+  job->info = plugin->job.info();
+  ZKP_ASSIGN_OR_RETURN(job->indices, plugin->job.partition_indices());
   job->result.partition_indices = job->indices;
   job->type_name = request.proof_type;
   job->tag = request.tag;
   job->input_name = what;
   job->request_id = request.request_id;
   job->input_hash = hash;
-  resolve_schedule(request, type, job->priority, job->deadline);
+  resolve_schedule(request, plugin->job.type(), job->priority, job->deadline);
   job->plugin = std::move(plugin);
-  const zkp_job_info& info = job->info;
+  const JobInfo& info = job->info;
   job->domain_size = next_pow2(info.num_constraints + info.num_inputs);
   // Upper bounds before the params are known (SrsCache has the exact numbers): a/b/c; the
   // witness, the B scalars kept for prove_finish (at most one per wire), the pending proof.

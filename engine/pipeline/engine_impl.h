@@ -21,13 +21,13 @@
 #include <tuple>
 #include <vector>
 
-#include "zkpipe/sdk/abi/proof_type.h"
-#include "zkpipe/sdk/clock.h"
 #include "zkpipe/pipeline/budget.h"
 #include "zkpipe/pipeline/engine.h"
 #include "zkpipe/pipeline/memory_model.h"
 #include "zkpipe/pipeline/srs_cache.h"
 #include "zkpipe/plugin.h"
+#include "zkpipe/proof_type_job.h"
+#include "zkpipe/sdk/clock.h"
 
 namespace zkpipe::pipeline {
 
@@ -56,14 +56,11 @@ auto guarded(const std::string& what, F&& fn) -> decltype(fn()) {
   }
 }
 
-// A parsed request inside its plugin; destroyed by that plugin when the last user drops it.
+// A parsed request inside its plugin (destroyed by that plugin when the last user drops it).
 struct PluginJob {
-  const zkp_proof_type* type = nullptr;
-  zkp_job* handle = nullptr;
+  explicit PluginJob(ProofTypeJob parsed) : job(std::move(parsed)) {}
+  ProofTypeJob job;
   Reservation request;  // the parsed request's memory, reserved at its input's size
-  ~PluginJob() {
-    if (handle != nullptr) type->destroy_job(handle);
-  }
 };
 
 enum class PartState { kQueued, kSynthesizing, kReady, kProving, kFinishing, kProved, kDropped };
@@ -84,7 +81,7 @@ struct Job {
   uint64_t tag = 0;  // JobRequest::tag
   std::string request_id, type_name, input_name;
   std::array<uint8_t, 32> input_hash{};
-  zkp_job_info info{};
+  JobInfo info;
   // Immutable after submit: the index in its sector of each partition (by position, the queue
   // key's `partition`); logs, traces and the result name a partition by it.
   std::vector<uint32_t> indices;
@@ -211,13 +208,13 @@ struct Engine::Impl {
   std::vector<std::thread> threads;
 
   mutable std::mutex types_mu;  // plugin loading
-  std::map<std::string, const zkp_proof_type*> types;
+  std::map<std::string, ProofTypePlugin> types;
 
   // ---- engine.cpp
-  Result<const zkp_proof_type*> proof_type(const std::string& name);
+  Result<ProofTypePlugin> proof_type(const std::string& name);
   // The priority and deadline of a request: its own, else config scheduling.defaults, else the
   // plugin's (ABI 1.3), else normal and none.
-  void resolve_schedule(const JobRequest& request, const zkp_proof_type* type, Priority& priority,
+  void resolve_schedule(const JobRequest& request, const ProofTypePlugin& type, Priority& priority,
                         std::optional<std::chrono::steady_clock::time_point>& deadline) const;
   // Under mu: estimates when the job ends from the measured times of the partitions ahead of it
   // and its own; when that is past its deadline, marks it at risk and says so once in `later`.
@@ -234,8 +231,8 @@ struct Engine::Impl {
   void forget_expired();  // under mu: drops ended jobs past options.retain
   Result<MemoryPrediction> plan(const JobRequest& sample, uint64_t jobs);  // Engine::plan
   Result<Submitted> check(const JobRequest& request);                      // Engine::check
-  Status parse_only(const JobRequest& request, const std::string& what, PluginJob& parsed,
-                    zkp_job_info& info);  // check() and plan(): parsed, not queued
+  // check(), plan() and submit(): the request parsed by its plugin (not queued).
+  Result<ProofTypeJob> parse(const JobRequest& request, const std::string& what);
   std::string startup_prediction(const MemoryPlan& plan, const SystemInfo& info);
   void start_workers();
   void stop();

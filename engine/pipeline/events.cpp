@@ -165,7 +165,7 @@ Status Engine::Impl::load_proof_types(const std::vector<std::string>& wanted) {
     }
   }
   for (const std::string& name : names) {
-    Result<const zkp_proof_type*> t = proof_type(name);
+    Result<ProofTypePlugin> t = proof_type(name);
     if (!t.ok()) return t.status().with_context("loading the proof types");
   }
   spdlog::info("{}: proof types {}", config.path, fmt::join(names, ", "));

@@ -119,14 +119,12 @@ void Engine::Impl::finalize_job(const std::shared_ptr<Job>& job, const std::stri
   }
   if (!params) {  // every partition came proved: no synthesis acquired the params
     const PluginJob* pj = plugin.get();
-    const std::string type = job->type_name;
     ReserveOptions wait;
     wait.priority = job->priority;
     wait.deadline = job->deadline;
     wait.cancelled = &job->cancelled;
     Result<SrsHandle> acquired = srs->acquire(
-        job->info.circuit_id,
-        [pj, type] { return record_r1cs(pj->type, pj->handle, "proof type " + type); }, wait);
+        job->info.circuit_id, [pj] { return pj->job.record(); }, wait);
     if (!acquired.ok()) {
       Deferred later;
       std::unique_lock lock(mu);
@@ -142,17 +140,13 @@ void Engine::Impl::finalize_job(const std::shared_ptr<Job>& job, const std::stri
   const int64_t t0 = trace.now_ns();
   std::vector<std::vector<groth16::Fr>> inputs(parts);
   Status status;
-  char message[ZKP_ERROR_CAPACITY] = "";
   for (uint32_t p = 0; p < parts && status.ok(); ++p) {
-    inputs[p].resize(job->info.num_inputs - 1);
-    const zkp_status rc =
-        plugin->type->public_inputs(plugin->handle, p, reinterpret_cast<zkp_fr*>(inputs[p].data()),
-                                    inputs[p].size(), {message, sizeof message});
-    if (rc != ZKP_OK) {
-      status = status_from_plugin(
-          rc,
-          fmt::format("proof type {}: partition {}: public inputs", job->type_name, job->label(p)),
-          message);
+    Result<std::vector<groth16::Fr>> x = plugin->job.public_inputs(
+        p, fmt::format("proof type {}: partition {}", job->type_name, job->label(p)));
+    if (x.ok()) {
+      inputs[p] = std::move(*x);
+    } else {
+      status = x.status();
     }
   }
   std::vector<uint32_t> bad;

@@ -11,9 +11,9 @@
 #include <fstream>
 #include <string>
 
-#include "zkpipe/sdk/abi/size_class.h"
 #include "zkpipe/crypto/fields.h"
 #include "zkpipe/groth16/verifier.h"
+#include "zkpipe/memory.h"
 #include "zkpipe/sdk/units.h"
 
 namespace zkpipe::pipeline {
@@ -42,7 +42,7 @@ CircuitMemory from_shape(const std::string& id, const groth16::ProverShape& s, u
   const uint64_t queries = (s.h_points + s.l_points + s.a_points + s.b_points) * sizeof(G1Affine) +
                            s.b_points * sizeof(G2Affine);
   m.params_used = queries;
-  m.params = zkp_size_class(std::max<uint64_t>(queries, 1), shape.granularity);
+  m.params = size_class(std::max<uint64_t>(queries, 1), shape.granularity);
   m.r1cs = r1cs_bytes;
   m.verifying_key = ic_points * sizeof(G1Affine) + sizeof(groth16::PreparedVerifyingKey) +
                     sizeof(groth16::VerifyingKey) + 4096;
@@ -90,11 +90,11 @@ uint64_t request_reservation_bytes(uint64_t input_bytes) {
 }
 
 uint64_t abc_bytes(uint64_t domain, uint64_t granularity) {
-  return zkp_size_class(std::max<uint64_t>(3 * domain * sizeof(Fr), 1), granularity);
+  return size_class(std::max<uint64_t>(3 * domain * sizeof(Fr), 1), granularity);
 }
 
 uint64_t witness_bytes(uint64_t wires, uint64_t granularity) {
-  return zkp_size_class(std::max<uint64_t>(wires * sizeof(Fr), 1), granularity);
+  return size_class(std::max<uint64_t>(wires * sizeof(Fr), 1), granularity);
 }
 
 CircuitMemory circuit_memory(const std::string& id, const groth16::ProvingKey& pk,

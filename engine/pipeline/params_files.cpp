@@ -20,8 +20,8 @@
 #include <fmt/core.h>
 
 #include "zkpipe/groth16/params_file.h"
-#include "zkpipe/sdk/output_file.h"
 #include "zkpipe/pipeline/srs_cache.h"
+#include "zkpipe/sdk/output_file.h"
 
 namespace zkpipe::pipeline {
 

@@ -8,9 +8,9 @@
 #include <fmt/core.h>
 
 #include "engine_impl.h"
-#include "zkpipe/sdk/abi/size_class.h"
 #include "zkpipe/groth16/verifier.h"
 #include "zkpipe/proof_type.h"
+#include "zkpipe/retry_policy.h"
 #include "zkpipe/sdk/units.h"
 
 namespace zkpipe::pipeline {
@@ -20,20 +20,13 @@ constexpr size_t kFrBytes = sizeof(groth16::Fr);
 // Waits shorter than this are not drawn as spans (they would only clutter the trace).
 constexpr int64_t kMinWaitSpanNs = 1'000'000;
 
-// Faults worth another try (a device or allocation failure, a proof that did not verify); bad
-// input, missing params, cancellation and deadlines are not.
-bool retryable(const Status& s) {
-  return s.code() == Code::kInternal || s.code() == Code::kUnavailable ||
-         s.code() == Code::kResourceExhausted;
-}
-
 std::string part_name(const Job& job, uint32_t p) {
   return fmt::format("job {} ({}) partition {}", job.id, job.input_name, job.label(p));
 }
 
 groth16::WitnessView witness_view(const PartitionWork& w) {
   const auto* fr = static_cast<const groth16::Fr*>(w.witness.host());
-  const zkp_job_info& info = w.job->info;
+  const JobInfo& info = w.job->info;
   return {{fr, info.num_inputs}, {fr + info.num_inputs, info.num_aux}};
 }
 
@@ -79,14 +72,14 @@ std::unique_lock<std::mutex> Engine::Impl::lock_timed(double* wait_ms) {
 Result<Buffer> Engine::Impl::allocate(uint64_t bytes) {
   Result<Buffer> buffer = options.allocate ? options.allocate(*pool, bytes) : pool->allocate(bytes);
   // The budget reserved the size class; a backend that rounds further is under-counted.
-  if (buffer.ok() && buffer->bytes() > zkp_size_class(bytes, shape.granularity)) {
+  if (buffer.ok() && buffer->bytes() > size_class(bytes, shape.granularity)) {
     static std::atomic<bool> said{false};
     if (!said.exchange(true)) {
       spdlog::warn(
           "memory backend {} gave {} for a request of {}, more than the size class {} the "
           "memory budget reserves (zkpipe/sdk/abi/size_class.h): the budget under-counts it",
           pool->backend_name(), format_bytes(buffer->bytes()), format_bytes(bytes),
-          format_bytes(zkp_size_class(bytes, shape.granularity)));
+          format_bytes(size_class(bytes, shape.granularity)));
     }
   }
   return buffer;
@@ -173,7 +166,7 @@ Result<std::unique_ptr<PartitionWork>> Engine::Impl::synthesize(const std::share
   w->job = job;
   w->plugin = std::move(plugin);
   w->partition = p;
-  const zkp_job_info& info = job->info;
+  const JobInfo& info = job->info;
   const std::string what = part_name(*job, p);
   ReserveOptions wait;
   wait.priority = job->priority;
@@ -181,12 +174,8 @@ Result<std::unique_ptr<PartitionWork>> Engine::Impl::synthesize(const std::share
   wait.cancelled = &job->cancelled;
   int64_t t0 = trace.now_ns();
   const PluginJob* pj = w->plugin.get();
-  const std::string type = job->type_name;
-  ZKP_ASSIGN_OR_RETURN(
-      w->srs,
-      srs->acquire(
-          info.circuit_id,
-          [pj, type] { return record_r1cs(pj->type, pj->handle, "proof type " + type); }, wait));
+  ZKP_ASSIGN_OR_RETURN(w->srs, srs->acquire(
+                                   info.circuit_id, [pj] { return pj->job.record(); }, wait));
   int64_t t1 = trace.now_ns();
   w->timing.srs_wait = ms_between(t0, t1);
   if (t1 - t0 >= kMinWaitSpanNs)
@@ -232,12 +221,8 @@ Result<std::unique_ptr<PartitionWork>> Engine::Impl::synthesize(const std::share
   w->abc = std::move(*abc);
   w->witness = std::move(*witness);
   auto* fr = static_cast<groth16::Fr*>(w->witness.host());
-  char message[ZKP_ERROR_CAPACITY] = "";
-  ZKP_RETURN_IF_ERROR(plugin_status(
-      w->plugin->type->synthesize(w->plugin->handle, p, reinterpret_cast<zkp_fr*>(fr),
-                                  info.num_inputs, reinterpret_cast<zkp_fr*>(fr + info.num_inputs),
-                                  info.num_aux, {message, sizeof message}),
-      message, what + ": synthesize"));
+  ZKP_RETURN_IF_ERROR(w->plugin->job.synthesize(p, {fr, info.num_inputs},
+                                                {fr + info.num_inputs, info.num_aux}, what));
   const size_t n = job->domain_size;
   auto* a = static_cast<groth16::Fr*>(w->abc.host());
   ZKP_RETURN_IF_ERROR(evaluate_abc(w->srs->r1cs, witness_view(*w), a, a + n, a + 2 * n, n,
@@ -300,7 +285,8 @@ void Engine::Impl::synthesis_loop(size_t worker) {
     --synth_active;
     if (synthesizing.erase(key) > 0) compute_cv.notify_all();
     if (!work.ok()) {
-      fail_partition(*job, p, work.status(), retryable(work.status()), later);
+      fail_partition(*job, p, work.status(),
+                     retryable(RetryPolicy::kRetryInEngine, work.status().code()), later);
     } else if (ended(*job)) {
       later.work.push_back(std::move(*work));
     } else {
@@ -432,7 +418,7 @@ void Engine::Impl::compute_loop(size_t device, size_t worker) {
     counters.h2d_bytes[dev] += stats.h2d_bytes;
     if (!pending.ok()) {
       fail_partition(job, key.partition, pending.status().with_context("prove_start on " + dev),
-                     retryable(pending.status()), later);
+                     retryable(RetryPolicy::kRetryInEngine, pending.status().code()), later);
       later.work.push_back(std::move(work));
     } else if (ended(job)) {
       later.work.push_back(std::move(work));

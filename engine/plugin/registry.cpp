@@ -13,11 +13,11 @@
 
 #include <boost/dll/shared_library.hpp>
 
+#include "zkpipe/log.h"
+#include "zkpipe/plugin.h"
 #include "zkpipe/sdk/abi/compute.h"
 #include "zkpipe/sdk/abi/memory.h"
 #include "zkpipe/sdk/abi/proof_type.h"
-#include "zkpipe/log.h"
-#include "zkpipe/plugin.h"
 
 namespace zkpipe {
 namespace fs = std::filesystem;

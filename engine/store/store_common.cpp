@@ -1,8 +1,6 @@
 // store_common.cpp: see store_common.h; also job_state_name / is_final of job_store.h.
 #include "store_common.h"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <sstream>
 
@@ -34,24 +32,6 @@ std::optional<JobState> job_state_from_name(std::string_view name) {
     if (job_state_name(s) == name) return s;
   }
   return std::nullopt;
-}
-
-Digest sha256(std::span<const uint8_t> bytes) {
-  Digest out{};
-  unsigned int n = 0;
-  EVP_Digest(bytes.data(), bytes.size(), out.data(), &n, EVP_sha256(), nullptr);
-  return out;
-}
-
-std::string hex(std::span<const uint8_t> bytes) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (uint8_t b : bytes) {
-    out.push_back(kDigits[b >> 4]);
-    out.push_back(kDigits[b & 15]);
-  }
-  return out;
 }
 
 int64_t backoff_ms(const StoreConfig& config, uint32_t attempts) {

@@ -8,13 +8,16 @@
 #include <span>
 #include <string>
 
+#include "zkpipe/sdk/sha256.h"
 #include "zkpipe/store/job_store.h"
 
 namespace zkpipe::store {
 
-using Digest = std::array<uint8_t, 32>;
-Digest sha256(std::span<const uint8_t> bytes);
-std::string hex(std::span<const uint8_t> bytes);
+// SHA-256 of inputs and hex, the tree's one helper (zkpipe/sdk/sha256.h).
+using Digest = Sha256Digest;
+inline std::string hex(std::span<const uint8_t> bytes) {
+  return to_hex(bytes);
+}
 
 // The wait before attempt `attempts + 1` after a failed attempt: base * 2^(attempts - 1),
 // at most one minute.

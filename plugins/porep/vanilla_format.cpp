@@ -4,9 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "zkpipe/sdk/byte_io.h"
 #include "zkpipe/gadgets/bits.h"
 #include "zkpipe/porep/vanilla.h"
+#include "zkpipe/sdk/byte_io.h"
 
 namespace zkpipe::porep {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "zkpipe/porep/vanilla.h"
 #include "zkpipe/sdk/byte_io.h"
 #include "zkpipe/sdk/json_fields.h"
-#include "zkpipe/porep/vanilla.h"
 
 namespace zkpipe::porep {
 namespace {

@@ -3,9 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "zkpipe/porep/vanilla.h"
 #include "zkpipe/sdk/byte_io.h"
 #include "zkpipe/sdk/json_fields.h"
-#include "zkpipe/porep/vanilla.h"
 #include "zkpipe/snapdeals/vanilla.h"
 
 namespace zkpipe::snapdeals {

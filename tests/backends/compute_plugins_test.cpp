@@ -1,9 +1,9 @@
 // tests/backends/compute_plugins_test.cpp: the compute plugins through the C ABI
-// (zkpipe/sdk/abi/compute.h) as the engine opens them: the `cpu` plugin's proofs equal the reference
-// prover's bit for bit for the same randomness (pinned), keys are registered once and again after
-// the engine's key is gone, and every way of naming a backend that cannot run fails with its
-// reason. The `cuda` plugin on this machine: UNAVAILABLE with the CUDA error, never a crash.
-// Thread-safety: single-threaded Catch2 tests, except the concurrent-calls case.
+// (zkpipe/sdk/abi/compute.h) as the engine opens them: the `cpu` plugin's proofs equal the
+// reference prover's bit for bit for the same randomness (pinned), keys are registered once and
+// again after the engine's key is gone, and every way of naming a backend that cannot run fails
+// with its reason. The `cuda` plugin on this machine: UNAVAILABLE with the CUDA error, never a
+// crash. Thread-safety: single-threaded Catch2 tests, except the concurrent-calls case.
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -13,13 +13,13 @@
 
 #include <catch2/catch.hpp>
 
-#include "zkpipe/sdk/abi/compute.h"
 #include "zkpipe/groth16/example_circuits.h"
 #include "zkpipe/groth16/prover.h"
 #include "zkpipe/groth16/setup.h"
 #include "zkpipe/groth16/verifier.h"
 #include "zkpipe/pipeline/compute.h"
 #include "zkpipe/plugin.h"
+#include "zkpipe/sdk/abi/compute.h"
 #include "zkpipe/system.h"
 
 using Catch::Matchers::Contains;

@@ -11,9 +11,9 @@
 #include <string>
 
 #include "gpu_required.h"
-#include "zkpipe/sdk/abi/memory.h"
 #include "zkpipe/memory.h"
 #include "zkpipe/plugin.h"
+#include "zkpipe/sdk/abi/memory.h"
 #include "zkpipe/system.h"
 
 using namespace zkpipe;

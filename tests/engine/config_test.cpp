@@ -12,8 +12,8 @@
 #include <string>
 
 #include "zkpipe/config.h"
-#include "zkpipe/system.h"
 #include "zkpipe/sdk/units.h"
+#include "zkpipe/system.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
-// tests/engine/file_io_test.cpp: whole-file reads and writes (zkpipe/sdk/file_io.h): a write is whole
-// and read back byte for byte; reads refuse what is not a regular file and name the path.
+// tests/engine/file_io_test.cpp: whole-file reads and writes (zkpipe/sdk/file_io.h): a write is
+// whole and read back byte for byte; reads refuse what is not a regular file and name the path.
 #include <sys/stat.h>
 
 #include <catch2/catch.hpp>

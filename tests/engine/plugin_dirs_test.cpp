@@ -12,8 +12,8 @@
 #include <catch2/catch.hpp>
 
 #include "temp_dir.h"
-#include "zkpipe/sdk/abi/memory.h"
 #include "zkpipe/plugin.h"
+#include "zkpipe/sdk/abi/memory.h"
 
 using Catch::Matchers::Contains;
 using zkpipe::Code;

@@ -4,9 +4,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "zkpipe/sdk/abi/memory.h"
 #include "zkpipe/memory.h"
 #include "zkpipe/plugin.h"
+#include "zkpipe/sdk/abi/memory.h"
 
 using Catch::Matchers::Contains;
 

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <span>
 
-#include "zkpipe/sdk/request.h"
 #include "zkpipe/porep/vanilla.h"
+#include "zkpipe/sdk/request.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace zkpipe::porep;

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "pipeline/engine_fixture.h"
-#include "zkpipe/sector/seal.h"
 #include "zkpipe/porep/vanilla.h"
+#include "zkpipe/sector/seal.h"
 #include "zkpipe/snapdeals/update.h"
 #include "zkpipe/snapdeals/vanilla.h"
 

@@ -4,10 +4,10 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "zkpipe/sdk/request.h"
 #include "zkpipe/groth16/r1cs.h"
 #include "zkpipe/porep/circuit.h"
 #include "zkpipe/porep/vanilla.h"
+#include "zkpipe/sdk/request.h"
 
 namespace {
 

@@ -49,7 +49,8 @@ dpkg-deb -c "$deb" >"$tmp/contents"
 awk '{print $6}' "$tmp/contents" | sed 's|^\./|/|; s|/$||' | sort >"$tmp/paths"
 expect=(/usr/bin/zkpipe /usr/bin/zkpipe-tool /lib/systemd/system/zkpipe.service
         /etc/zkpipe/zkpipe.yaml /usr/share/zkpipe/configs/README.md
-        /usr/include/zkpipe/sdk.h /usr/include/zkpipe/sdk/abi/common.h)
+        /usr/include/zkpipe/sdk/sdk.h /usr/include/zkpipe/sdk/abi/common.h
+        /usr/include/zkpipe/sdk/proof_type_plugin.h /usr/include/zkpipe/sector/shape.h)
 for p in pageable pinned_pool zero_copy porep snapdeals; do
   expect+=("/usr/lib/zkpipe/plugins/$p.so" "/usr/lib/zkpipe/plugins/$p.plugin.toml")
 done

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "zkpipe/sdk/status.h"
 #include "zkpipe/sdk/cuda_info.h"
+#include "zkpipe/sdk/status.h"
 
 namespace zkpipe::cuda_backend {
 

@@ -13,13 +13,13 @@
 
 #include <fmt/format.h>
 
-#include "zkpipe/sdk/compute_glue.h"
 #include "device.h"
 #include "device_select.h"
 #include "prover.h"
+#include "zkpipe/sdk/compute_glue.h"
 #include "zkpipe/sdk/cuda_check.h"
-#include "zkpipe/sdk/sdk.h"
 #include "zkpipe/sdk/cuda_info.h"
+#include "zkpipe/sdk/sdk.h"
 #include "zkpipe/sdk/units.h"
 
 namespace zkpipe::cuda_backend {

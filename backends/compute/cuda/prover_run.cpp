@@ -8,8 +8,8 @@
 #include "msm.h"
 #include "ntt.h"
 #include "prover_lane.h"
-#include "zkpipe/sdk/clock.h"
 #include "zkpipe/crypto/ntt.h"
+#include "zkpipe/sdk/clock.h"
 #include "zkpipe/sdk/cuda_check.h"
 #include "zkpipe/sdk/units.h"
 

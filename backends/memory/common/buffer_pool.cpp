@@ -18,8 +18,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-static_assert(kSizeClassesPerOctave == 4 && kMinSizeClassBytes == ZKP_MIN_SIZE_CLASS_BYTES,
-              "the classes are those of zkpipe/sdk/abi/size_class.h, which the engine's budget uses");
+static_assert(
+    kSizeClassesPerOctave == 4 && kMinSizeClassBytes == ZKP_MIN_SIZE_CLASS_BYTES,
+    "the classes are those of zkpipe/sdk/abi/size_class.h, which the engine's budget uses");
 static_assert(std::has_single_bit(kSizeClassesPerOctave), "classes per octave: a power of two");
 static_assert(std::has_single_bit(kMinSizeClassBytes), "minimum class: a power of two");
 

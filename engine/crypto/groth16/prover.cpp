@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <string>
 
-#include "zkpipe/sdk/clock.h"
 #include "zkpipe/crypto/msm.h"
 #include "zkpipe/crypto/ntt.h"
 #include "zkpipe/crypto/parallel.h"
+#include "zkpipe/sdk/clock.h"
 
 namespace zkpipe::groth16 {
 namespace {

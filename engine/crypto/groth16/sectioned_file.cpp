@@ -1,12 +1,11 @@
 // engine/crypto/groth16/sectioned_file.cpp: the sectioned container (layout in
-// zkpipe/groth16/sectioned_file.h): SHA-256 (OpenSSL EVP) and the mmap reader with its structural
-// and checksum checks; the writer is in sectioned_file_writer.cpp.
+// zkpipe/groth16/sectioned_file.h): the mmap reader with its structural and checksum checks
+// (SHA-256: zkpipe/sdk/sha256.h); the writer is in sectioned_file_writer.cpp.
 // Thread-safety: see the header.
 #include "zkpipe/groth16/sectioned_file.h"
 #include "le_bytes.h"
 
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -37,27 +36,6 @@ struct Mapping {
 };
 
 }  // namespace
-
-Sha256Digest sha256(std::span<const uint8_t> bytes) {
-  Sha256Digest d{};
-  unsigned int len = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), d.data(), &len, EVP_sha256(), nullptr) != 1 ||
-      len != d.size()) {
-    throw std::runtime_error("OpenSSL EVP_Digest(SHA-256) failed");
-  }
-  return d;
-}
-
-std::string to_hex(const Sha256Digest& digest) {
-  std::string s;
-  s.reserve(2 * digest.size());
-  static constexpr char kDigits[] = "0123456789abcdef";
-  for (uint8_t b : digest) {
-    s += kDigits[b >> 4];
-    s += kDigits[b & 15];
-  }
-  return s;
-}
 
 std::string SectionedFormat::section_name(uint32_t type) const {
   for (const auto& [t, name] : section_names) {

@@ -1,10 +1,10 @@
 // engine/crypto/groth16/sectioned_file_writer.cpp: the streaming writer of the sectioned
 // container (layout in zkpipe/groth16/sectioned_file.h): payloads go to a uniquely named temporary
 // file beside the destination (zkpipe/sdk/output_file.h: only a regular file or a missing path is
-// replaced) behind a reserved header, each hashed as it streams (OpenSSL EVP SHA-256); finish()
-// writes the table and header checksum, fsyncs and renames. Thread-safety: one thread per writer.
+// replaced) behind a reserved header, each hashed as it streams (SHA-256, zkpipe/sdk/sha256.h);
+// finish() writes the table and header checksum, fsyncs and renames. Thread-safety: one thread per
+// writer.
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -30,26 +30,6 @@ std::string errno_text() {
   return std::strerror(errno);
 }
 
-// Streaming SHA-256.
-class Sha256Stream {
- public:
-  Sha256Stream() : ctx_(EVP_MD_CTX_new()) { EVP_DigestInit_ex(ctx_, EVP_sha256(), nullptr); }
-  ~Sha256Stream() { EVP_MD_CTX_free(ctx_); }
-  Sha256Stream(const Sha256Stream&) = delete;
-  Sha256Stream& operator=(const Sha256Stream&) = delete;
-  void update(const void* data, size_t len) { EVP_DigestUpdate(ctx_, data, len); }
-  Sha256Digest finish() {
-    Sha256Digest d{};
-    unsigned int len = 0;
-    EVP_DigestFinal_ex(ctx_, d.data(), &len);
-    EVP_DigestInit_ex(ctx_, EVP_sha256(), nullptr);
-    return d;
-  }
-
- private:
-  EVP_MD_CTX* ctx_;
-};
-
 }  // namespace
 
 // ---- writer -----------------------------------------------------------------------------------
@@ -65,7 +45,7 @@ struct SectionedFileWriter::State {
   std::vector<SectionEntry> sections;
   bool in_section = false;
   bool finished = false;
-  Sha256Stream hash;
+  Sha256 hash;
   std::vector<uint8_t> buffer;
 
   Status flush() {

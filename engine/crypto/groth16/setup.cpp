@@ -3,8 +3,6 @@
 // omega^i / (tau - omega^i)), then every query is one fixed-base batch multiplication.
 #include "zkpipe/groth16/setup.h"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -12,6 +10,7 @@
 
 #include "zkpipe/crypto/fixed_base.h"
 #include "zkpipe/crypto/ntt.h"
+#include "zkpipe/sdk/sha256.h"
 
 namespace zkpipe::groth16 {
 namespace {
@@ -38,10 +37,8 @@ class SeedStream {
       msg[sizeof(kTag) + 8 + i] = static_cast<uint8_t>(counter_ >> (8 * i));
     }
     ++counter_;
-    uint8_t digest[32];
-    unsigned int len = 0;
-    EVP_Digest(msg, sizeof(msg), digest, &len, EVP_sha256(), nullptr);
-    std::memcpy(words_, digest, sizeof(words_));
+    const Sha256Digest digest = sha256(msg);
+    std::memcpy(words_, digest.data(), sizeof(words_));
     used_ = 0;
   }
   uint64_t seed_;

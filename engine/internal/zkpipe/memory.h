@@ -9,12 +9,19 @@
 #include <memory>
 #include <string>
 
-#include "zkpipe/sdk/abi/memory.h"
 #include "zkpipe/config.h"
 #include "zkpipe/plugin.h"
+#include "zkpipe/sdk/abi/memory.h"
+#include "zkpipe/sdk/abi/size_class.h"
 #include "zkpipe/sdk/status.h"
 
 namespace zkpipe {
+
+// The size class of a `bytes` request under `granularity` (abi/size_class.h): what the memory
+// backends hand out and the budget reserves.
+inline uint64_t size_class(uint64_t bytes, uint64_t granularity) {
+  return zkp_size_class(bytes, granularity);
+}
 
 class MemoryPool;
 

@@ -7,12 +7,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
-#include "zkpipe/sdk/abi/proof_type.h"
 #include "zkpipe/groth16/r1cs.h"
+#include "zkpipe/pipeline/priority.h"
+#include "zkpipe/sdk/abi/proof_type.h"
 
 namespace zkpipe {
 
@@ -84,17 +86,21 @@ inline Result<groth16::R1cs> record_r1cs(const zkp_proof_type* type, const zkp_j
 
 class PluginRegistry;
 
-// The scheduling defaults a descriptor declares (ABI 1.3): a ZKP_PRIORITY_* value (NONE when the
-// type has none) and a deadline in ms after submission (0: none). A 1.0-1.2 descriptor has none.
+// The scheduling defaults a descriptor declares (ABI 1.3): a priority (none when the type
+// declares ZKP_PRIORITY_NONE or a value past ZKP_PRIORITY_LOW) and a deadline in ms after
+// submission (0: none). A 1.0-1.2 descriptor has none.
 struct ProofTypeSchedule {
-  uint32_t priority = ZKP_PRIORITY_NONE;
+  std::optional<pipeline::Priority> priority;  // nullopt: the type declares none
   uint64_t deadline_ms = 0;
 };
 inline ProofTypeSchedule proof_type_schedule(const zkp_proof_type* type) {
   if (type->header.struct_size < offsetof(zkp_proof_type, command) + sizeof type->command) {
     return {};
   }
-  return {type->default_priority, type->default_deadline_ms};
+  ProofTypeSchedule out;
+  out.priority = pipeline::priority_from_abi(type->default_priority);
+  out.deadline_ms = type->default_deadline_ms;
+  return out;
 }
 
 // A preset of a proof type (zkp_preset), copied out of the plugin's table.

@@ -30,5 +30,4 @@ SystemInfo read_system_info();
 // min(RAM, cgroup limit).
 uint64_t usable_memory_bytes(const SystemInfo& info);
 
-
 }  // namespace zkpipe

@@ -9,6 +9,7 @@
 
 #include "broker.h"
 #include "service.h"
+#include "zkpipe/retry_policy.h"
 
 namespace zkpipe::server {
 
@@ -16,12 +17,6 @@ namespace {
 
 using std::chrono::milliseconds;
 using Clock = std::chrono::steady_clock;
-
-// Failures worth another attempt (elsewhere, or later): the machine, not the request.
-bool retryable(Code code) {
-  return code == Code::kInternal || code == Code::kResourceExhausted ||
-         code == Code::kUnavailable || code == Code::kFailedPrecondition;
-}
 
 // Logs a store error at most once per period per kind, so an outage is visible but not a flood.
 class Throttled {
@@ -235,7 +230,7 @@ void JobBroker::commit(const pipeline::JobResult& r, const Claim& c) {
       what = "failure";
       written = store_.fail(c.id, c.fence, r.status.code(),
                             fmt::format("worker {}: {}", worker_, r.status.message()),
-                            retryable(r.status.code()));
+                            retryable(RetryPolicy::kRetryFromStore, r.status.code()));
     } else if (c.client_cancel) {
       what = "cancellation";
       written = store_.cancelled(c.id, c.fence);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "service.h"
+#include "zkpipe/version.h"
 
 namespace zkpipe::server {
 
@@ -234,7 +235,7 @@ void fill_status(const nlohmann::json& st, const pipeline::Engine& engine,
   out->set_memory_plan(get_or<std::string>(st, "memory", ""));
   out->set_uptime_seconds(get_or<double>(st, "uptime_s", 0.0));
   out->set_retained_results(get_or<uint32_t>(st, "retained_results", 0));
-  out->set_version("zkpipe 0.1.0");
+  out->set_version(version_name("zkpipe"));
 }
 
 void fill_stored_result(const store::JobRecord& r, v1::ProofResult* out) {

@@ -3,6 +3,7 @@
 // jobs, throughput and failures, all on the engine's trace clock (seconds since start).
 // Thread-safety: reads the engine's thread-safe snapshots only.
 #include "http.h"
+#include "zkpipe/version.h"
 
 #include <algorithm>
 #include <map>
@@ -43,7 +44,7 @@ nlohmann::json panel_data(pipeline::Engine& engine, const ServiceState& state, d
   const std::vector<pipeline::Span> spans =
       engine.trace().spans_since(now_ns - static_cast<int64_t>(window_s * 1e9));
   json out;
-  out["version"] = "zkpipe 0.1.0";
+  out["version"] = version_name("zkpipe");
   out["uptime_s"] = now;
   out["now_s"] = now;
   out["window_s"] = window_s;

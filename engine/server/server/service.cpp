@@ -13,6 +13,7 @@
 #include <chrono>
 
 #include "service.h"
+#include "zkpipe/sdk/circuit_id.h"
 #include "zkpipe/sdk/clock.h"
 
 namespace zkpipe::server {
@@ -23,7 +24,6 @@ using Clock = std::chrono::system_clock;
 
 constexpr milliseconds kSlice{200};
 constexpr size_t kMaxRequestIdBytes = 256;
-constexpr size_t kMaxCircuitIdBytes = 256;
 
 grpc::Status invalid(std::string m) {
   return {grpc::StatusCode::INVALID_ARGUMENT, std::move(m)};
@@ -281,12 +281,7 @@ grpc::Status ProvingService::GetMetrics(grpc::ServerContext* ctx, const v1::GetM
 namespace {
 
 grpc::Status check_circuit(const std::string& id) {
-  if (id.empty()) return invalid("circuit_id: empty");
-  if (id.size() > kMaxCircuitIdBytes || !printable(id) || id.find('/') != std::string::npos ||
-      id == "." || id == "..") {
-    return invalid("circuit_id: '" + echo_value(id) +
-                   "' is not a circuit id (printable, no '/', at most 256 bytes)");
-  }
+  if (Status bad = check_circuit_id(id, "circuit_id"); !bad.ok()) return invalid(bad.message());
   return grpc::Status::OK;
 }
 

@@ -2,10 +2,10 @@
 // starts with '{'); parse decodes and fully checks it; each partition in the file is one proof.
 // Presets: the sector shapes of porep::shape_presets(); a sample request seals a synthetic sector
 // from the seed and holds the vanilla proofs of every partition.
-#include "zkpipe/sdk/proof_type_plugin.h"
-#include "zkpipe/sdk/request.h"
 #include "zkpipe/porep/circuit.h"
 #include "zkpipe/porep/vanilla.h"
+#include "zkpipe/sdk/proof_type_plugin.h"
+#include "zkpipe/sdk/request.h"
 
 namespace {
 

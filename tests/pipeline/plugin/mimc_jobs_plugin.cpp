@@ -17,8 +17,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "zkpipe/sdk/proof_type_plugin.h"
 #include "zkpipe/groth16/example_circuits.h"
+#include "zkpipe/sdk/proof_type_plugin.h"
 
 namespace {
 

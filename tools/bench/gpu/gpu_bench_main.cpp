@@ -26,10 +26,10 @@
 #include "msm.h"
 #include "ntt.h"
 #include "static_model.h"
-#include "zkpipe/sdk/clock.h"
 #include "zkpipe/crypto/fixed_base.h"
 #include "zkpipe/crypto/msm.h"
 #include "zkpipe/crypto/ntt.h"
+#include "zkpipe/sdk/clock.h"
 #include "zkpipe/sdk/cuda_check.h"
 #include "zkpipe/sdk/percentile.h"
 

@@ -12,7 +12,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include "zkpipe/sdk/clock.h"
 #include "zkpipe/crypto/msm.h"
 #include "zkpipe/crypto/ntt.h"
 #include "zkpipe/groth16/example_circuits.h"
@@ -20,6 +19,7 @@
 #include "zkpipe/groth16/setup.h"
 #include "zkpipe/groth16/snarkjs.h"
 #include "zkpipe/groth16/verifier.h"
+#include "zkpipe/sdk/clock.h"
 #include "zkpipe/sdk/percentile.h"
 
 namespace zkpipe::groth16 {

@@ -20,8 +20,8 @@
 #include "bench_h2d_kernels.h"
 #include "cuda_check.h"
 #include "zkpipe/memory.h"
-#include "zkpipe/sdk/percentile.h"
 #include "zkpipe/plugin.h"
+#include "zkpipe/sdk/percentile.h"
 #include "zkpipe/system.h"
 
 namespace zkpipe::tool {

@@ -7,12 +7,13 @@
 #include <fmt/core.h>
 
 #include "tools/commands.h"
+#include "zkpipe/version.h"
 
 int main(int argc, char** argv) {
   CLI::App app{
       "zkpipe-bench-h2d: measures host-to-device bandwidth of each memory backend; exit 0 all "
       "measured, 1 any row skipped or failed, 2 bad input"};
-  app.set_version_flag("--version", "zkpipe-bench-h2d 0.1.0 (plugin ABI 1.3)");
+  app.set_version_flag("--version", zkpipe::version_text("zkpipe-bench-h2d"));
   int exit_code = 0;
   zkpipe::tool::add_bench_h2d(app, &exit_code);
   try {

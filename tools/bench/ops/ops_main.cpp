@@ -19,11 +19,11 @@
 
 #include <CLI/CLI.hpp>
 
-#include "zkpipe/sdk/clock.h"
 #include "zkpipe/crypto/curves.h"
 #include "zkpipe/crypto/msm.h"
 #include "zkpipe/crypto/ntt.h"
 #include "zkpipe/crypto/pairing.h"
+#include "zkpipe/sdk/clock.h"
 #include "zkpipe/sdk/percentile.h"
 
 namespace zkpipe::crypto {

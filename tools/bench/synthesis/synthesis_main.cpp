@@ -16,11 +16,11 @@
 
 #include <CLI/CLI.hpp>
 
-#include "zkpipe/sdk/clock.h"
 #include "zkpipe/groth16/prover.h"
 #include "zkpipe/groth16/setup.h"
-#include "zkpipe/sdk/percentile.h"
 #include "zkpipe/porep/circuit.h"
+#include "zkpipe/sdk/clock.h"
+#include "zkpipe/sdk/percentile.h"
 #include "zkpipe/snapdeals/circuit.h"
 
 namespace {

@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "zkpipe/sdk/sha256.h"
 #include "zkpipe/sdk/status.h"
 
 namespace zkpipe::groth16 {
@@ -32,14 +33,11 @@ namespace zkpipe::groth16 {
 inline constexpr size_t kSectionAlignment = 64;
 inline constexpr size_t kFileHeaderBytes = 16;    // magic, version, section count
 inline constexpr size_t kSectionEntryBytes = 56;  // one section table entry
-inline constexpr size_t kSha256Bytes = 32;
-
-using Sha256Digest = std::array<uint8_t, kSha256Bytes>;
-
-// SHA-256 (OpenSSL libcrypto) of `bytes` (throws std::runtime_error if libcrypto fails), and
-// its lowercase hex.
-Sha256Digest sha256(std::span<const uint8_t> bytes);
-std::string to_hex(const Sha256Digest& digest);
+// SHA-256 and its hex: the one helper (zkpipe/sdk/sha256.h).
+using zkpipe::kSha256Bytes;
+using zkpipe::sha256;
+using zkpipe::Sha256Digest;
+using zkpipe::to_hex;
 
 // What a format is: its magic, its version and the human names of its section types.
 struct SectionedFormat {
@@ -110,8 +108,8 @@ class SectionedFileWriter {
   SectionedFileWriter& operator=(SectionedFileWriter&&) noexcept;
   ~SectionedFileWriter();  // removes the temporary file unless finish() succeeded
 
-  // Creates the temporary file (zkpipe/sdk/output_file.h: refused unless `path` is a regular file or
-  // missing) for a file of exactly `section_count` sections.
+  // Creates the temporary file (zkpipe/sdk/output_file.h: refused unless `path` is a regular file
+  // or missing) for a file of exactly `section_count` sections.
   static Result<SectionedFileWriter> create(const std::string& path, const SectionedFormat& format,
                                             uint32_t section_count);
 

@@ -15,8 +15,8 @@
 #include <string>
 #include <type_traits>
 
-#include "zkpipe/sdk/abi/compute.h"
 #include "zkpipe/groth16/prover.h"
+#include "zkpipe/sdk/abi/compute.h"
 #include "zkpipe/sdk/sdk.h"
 
 namespace zkpipe::compute_plugin {

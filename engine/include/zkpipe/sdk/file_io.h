@@ -1,7 +1,7 @@
 // zkpipe/sdk/file_io.h: whole-file reads and writes for the programs (zkpipe-tool, zkpipe). A read
 // takes only a regular file (a FIFO would block, a device may never end); a write is
-// write_output_file (zkpipe/sdk/output_file.h): a unique temporary file renamed into place only when
-// complete and only over a regular file or a missing path, so a failed run never leaves a
+// write_output_file (zkpipe/sdk/output_file.h): a unique temporary file renamed into place only
+// when complete and only over a regular file or a missing path, so a failed run never leaves a
 // truncated output under the real name. Every failure names the path.
 // Thread-safety: reentrant (distinct paths).
 #pragma once

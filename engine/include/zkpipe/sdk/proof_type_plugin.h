@@ -22,8 +22,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "zkpipe/sdk/abi/proof_type.h"
 #include "zkpipe/groth16/constraint_system.h"
+#include "zkpipe/sdk/abi/proof_type.h"
+#include "zkpipe/sdk/circuit_id.h"
 #include "zkpipe/sdk/sdk.h"
 
 namespace zkpipe::plugins {
@@ -130,7 +131,9 @@ struct ProofTypeEntries {
       }
       const CircuitCounts c = job->job->counts();
       const std::string id = job->job->circuit_id();
-      if (id.size() >= ZKP_CIRCUIT_ID_BYTES) return internal_error("circuit id too long: " + id);
+      if (Status bad = check_circuit_id(id, "info: the job's circuit id"); !bad.ok()) {
+        return internal_error(bad.message());  // the plugin's bug, not the request's
+      }
       out->partitions = job->job->partitions();
       out->num_inputs = c.inputs;
       out->num_aux = c.aux;

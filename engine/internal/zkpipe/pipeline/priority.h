@@ -40,4 +40,11 @@ inline std::optional<Priority> parse_priority(std::string_view text) {
   return std::nullopt;
 }
 
+// A ZKP_PRIORITY_* value of the ABI (abi/proof_type.h: CRITICAL 1 .. LOW 4) as a Priority;
+// nullopt for ZKP_PRIORITY_NONE (0) and values past LOW.
+inline constexpr std::optional<Priority> priority_from_abi(uint32_t value) {
+  if (value < 1 || value > 4) return std::nullopt;
+  return static_cast<Priority>(value - 1);
+}
+
 }  // namespace zkpipe::pipeline

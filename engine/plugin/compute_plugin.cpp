@@ -1,10 +1,10 @@
-// compute_plugin.cpp: PluginCompute, the pipeline's ComputeBackend over a compute plugin's C ABI
-// (zkpipe/sdk/abi/compute.h), and open_compute_backend. Keys are registered with the plugin at first
-// use and destroyed when the engine's key is gone (its storage expired) and no call uses them;
-// prove_start hands the plugin the density scalars and keeps the B ones for prove_finish, which
-// runs here on the CPU.
-// Thread-safety: prove_start/prove_finish run concurrently; the key table is under a mutex, a
-// key in use is pinned by a count so it is never destroyed under a call.
+// engine/plugin/compute_plugin.cpp: PluginCompute, the pipeline's ComputeBackend over a compute
+// plugin's C ABI (zkpipe/sdk/abi/compute.h), and open_compute_backend. Keys are registered with the
+// plugin at first use and destroyed when the engine's key is gone (its storage expired) and no call
+// uses them; prove_start hands the plugin the density scalars and keeps the B ones for
+// prove_finish, which runs here on the CPU. Thread-safety: prove_start/prove_finish run
+// concurrently; the key table is under a mutex, a key in use is pinned by a count so it is never
+// destroyed under a call.
 #include <spdlog/spdlog.h>
 
 #include <cstring>
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "zkpipe/sdk/abi/compute.h"
 #include "zkpipe/pipeline/compute.h"
+#include "zkpipe/sdk/abi/compute.h"
 
 namespace zkpipe::pipeline {
 namespace {
