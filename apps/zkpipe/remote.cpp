@@ -5,7 +5,6 @@
 // client command shares (remote.h).
 // Thread-safety: main thread.
 #include <cstdio>
-#include <set>
 
 #include <fmt/core.h>
 #include <fmt/ranges.h>
@@ -39,18 +38,6 @@ Status rpc_error(const grpc::Status& s, std::string_view rpc, const server::Clie
       fmt::format("{} ({})", rpc, echo_value(client.address().text)));
 }
 
-std::string grpc_code_text(int32_t code) {
-  if (code < 0 || code > 16) return fmt::format("CODE_{}", code);
-  return std::string(server::grpc_code_name(static_cast<grpc::StatusCode>(code)));
-}
-
-std::string job_state_text(int state) {
-  if (!v1::JobState_IsValid(state)) return fmt::format("STATE_{}", state);
-  const std::string& name = v1::JobState_Name(static_cast<v1::JobState>(state));
-  constexpr std::string_view kPrefix = "JOB_STATE_";
-  return name.rfind(kPrefix, 0) == 0 ? name.substr(kPrefix.size()) : name;
-}
-
 std::string server_text(std::string_view text) {
   std::string out(text.substr(0, kServerTextLimit));
   for (char& c : out) {
@@ -67,17 +54,7 @@ Result<v1::Priority> parse_remote_priority(const std::string& text) {
     return invalid_argument("--priority: '" + echo_value(text) +
                             "' is not one of critical, high, normal, low");
   }
-  switch (*p) {
-    case pipeline::Priority::kCritical:
-      return v1::PRIORITY_CRITICAL;
-    case pipeline::Priority::kHigh:
-      return v1::PRIORITY_HIGH;
-    case pipeline::Priority::kNormal:
-      return v1::PRIORITY_NORMAL;
-    case pipeline::Priority::kLow:
-      return v1::PRIORITY_LOW;
-  }
-  return v1::PRIORITY_NORMAL;
+  return server::priority_to_proto(*p);
 }
 
 Result<std::optional<int64_t>> parse_await_timeout(const std::string& text, bool allow_infinite) {
@@ -104,107 +81,6 @@ Result<v1::ProofResult> await_proof(server::Client& client, const v1::JobRef& re
   const grpc::Status s = client.stub().AwaitProof(ctx.get(), req, &r);
   if (!s.ok()) return rpc_error(s, "AwaitProof", client);
   return r;
-}
-
-namespace {
-
-pipeline::PartitionTiming to_timing(const v1::StepTimings& t) {
-  pipeline::PartitionTiming p;
-  p.queue_wait = t.queue_wait_ms();
-  p.srs_wait = t.srs_wait_ms();
-  p.reserve_wait = t.reserve_wait_ms();
-  p.synthesis = t.synthesis_ms();
-  p.ready_wait = t.ready_wait_ms();
-  p.h2d = t.h2d_ms();
-  p.ntt = t.ntt_ms();
-  p.msm = t.msm_ms();
-  p.prove_start = t.prove_start_ms();
-  p.prove_finish = t.prove_finish_ms();
-  p.verify = t.verify_ms();
-  p.attempts = t.attempts();
-  p.device = t.device();
-  p.h2d_bytes = t.h2d_bytes();
-  p.h2d_path = t.h2d_path();
-  return p;  // lock_wait is not part of the API: 0
-}
-
-}  // namespace
-
-Result<pipeline::JobResult> to_job_result(const v1::ProofResult& r) {
-  pipeline::JobResult j;
-  j.job = r.job_id();
-  j.request_id = r.request_id();
-  j.proof_type = r.proof_type();
-  j.circuit_id = r.circuit_id();
-  const std::string job = fmt::format("job {}", r.job_id());
-  switch (r.state()) {
-    case v1::JOB_STATE_DONE:
-      j.state = pipeline::JobState::kDone;
-      break;
-    case v1::JOB_STATE_FAILED:
-      j.state = pipeline::JobState::kFailed;
-      break;
-    case v1::JOB_STATE_CANCELLED:
-      j.state = pipeline::JobState::kCancelled;
-      break;
-    default:
-      return internal_error(fmt::format("ProofResult.state of {}: {} is not an ended job's", job,
-                                        job_state_text(r.state())));
-  }
-  if (r.status_code() < 0 || r.status_code() > 16) {
-    return internal_error(
-        fmt::format("ProofResult.status_code of {}: {} is not a gRPC code", job, r.status_code()));
-  }
-  j.status = server::from_grpc(
-      grpc::Status(static_cast<grpc::StatusCode>(r.status_code()), r.status_message()));
-  if (j.state == pipeline::JobState::kDone && !j.status.ok()) {
-    return internal_error(fmt::format("ProofResult.status_code of {}: {} with state DONE", job,
-                                      grpc_code_text(r.status_code())));
-  }
-  if (j.state == pipeline::JobState::kCancelled && j.status.ok()) {
-    j.status = aborted(r.status_message().empty() ? job + " cancelled" : r.status_message());
-  } else if (j.state == pipeline::JobState::kFailed && j.status.ok()) {
-    j.status = internal_error(job + " FAILED with status_code 0: " + r.status_message());
-  }
-  std::set<uint32_t> seen;
-  for (int p = 0; p < r.partitions_size(); ++p) {
-    const v1::PartitionResult& part = r.partitions(p);
-    if (!seen.insert(part.index()).second) {
-      return internal_error(
-          fmt::format("ProofResult.partitions[{}].index of {}: {} twice", p, job, part.index()));
-    }
-    j.partition_indices.push_back(part.index());
-    std::vector<groth16::Fr>& inputs = j.public_inputs.emplace_back();
-    for (int k = 0; k < part.public_inputs_size(); ++k) {
-      const std::string& bytes = part.public_inputs(k);
-      const std::string field = fmt::format("ProofResult.partitions[{}].public_inputs[{}]", p, k);
-      if (bytes.size() != groth16::Fr::kBytes) {
-        return internal_error(fmt::format("{} of {}: {} bytes, not {}", field, job, bytes.size(),
-                                          groth16::Fr::kBytes));
-      }
-      Result<groth16::Fr> v =
-          groth16::Fr::from_bytes_be(reinterpret_cast<const uint8_t*>(bytes.data()));
-      if (!v.ok()) {
-        return internal_error(fmt::format("{} of {}: {}", field, job, v.status().message()));
-      }
-      inputs.push_back(*v);
-    }
-    j.partitions.push_back(to_timing(part.timings()));
-  }
-  if (j.state == pipeline::JobState::kDone) {
-    const size_t want = j.partitions.size() * groth16::kProofBytes;
-    if (j.partitions.empty()) return internal_error("ProofResult.partitions of " + job + ": none");
-    if (r.proof().size() != want) {
-      return internal_error(
-          fmt::format("ProofResult.proof of {}: {} bytes, not {} partition(s) x {}", job,
-                      r.proof().size(), j.partitions.size(), groth16::kProofBytes));
-    }
-    j.proof.assign(r.proof().begin(), r.proof().end());
-  }
-  j.wall_ms = r.wall_ms();
-  j.verify_ms = r.verify_ms();
-  j.finalize_ms = r.finalize_ms();
-  return j;
 }
 
 namespace {

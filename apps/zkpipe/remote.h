@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "zkpipe/server/client.h"
+#include "zkpipe/server/convert.h"
 
 namespace zkpipe::cli {
 
@@ -39,11 +40,9 @@ Result<std::unique_ptr<server::Client>> connect_remote(const RemoteOptions& o);
 // and the address ("GetStatus (unix:///run/zk.sock): failed to connect to all addresses").
 Status rpc_error(const grpc::Status& s, std::string_view rpc, const server::Client& client);
 
-// gRPC's name of a code carried as an int (ProofResult.status_code); "CODE_<n>" when unknown.
-std::string grpc_code_text(int32_t code);
-
-// "DONE", "FAILED", ... (the enum's name without JOB_STATE_); "STATE_<n>" when unknown.
-std::string job_state_text(int state);
+// grpc_code_text, job_state_text, result_from_proto: zkpipe/server/convert.h.
+using server::grpc_code_text;
+using server::job_state_text;
 
 // A server's text (a status message, a device name) as we print it: control characters
 // (terminal escapes) replaced by '?', cut after kServerTextLimit bytes.
@@ -56,10 +55,11 @@ Result<v1::Priority> parse_remote_priority(const std::string& text);
 // --timeout: milliseconds, or nullopt for "infinite" (when allowed).
 Result<std::optional<int64_t>> parse_await_timeout(const std::string& text, bool allow_infinite);
 
-// The result as `zkpipe prove` holds it, after checking what a bad server could send: a DONE
-// result needs one 192-byte proof per partition and canonical 32-byte public inputs; an ended
-// job's status code must be a gRPC code. Errors (INTERNAL) name the field.
-Result<pipeline::JobResult> to_job_result(const v1::ProofResult& r);
+// The result as `zkpipe prove` holds it, after checking what a bad server could send
+// (server::result_from_proto).
+inline Result<pipeline::JobResult> to_job_result(const v1::ProofResult& r) {
+  return server::result_from_proto(r);
+}
 
 // AwaitProof for `ref`: waits at most `timeout_ms` (nullopt: no limit), the call's deadline that
 // plus kAwaitMargin.

@@ -32,22 +32,6 @@ double ms_between(int64_t from_ns, int64_t to_ns) {
   return static_cast<double>(to_ns - from_ns) / 1e6;
 }
 
-std::string_view job_state_name(JobState state) {
-  switch (state) {
-    case JobState::kQueued:
-      return "queued";
-    case JobState::kRunning:
-      return "running";
-    case JobState::kDone:
-      return "done";
-    case JobState::kFailed:
-      return "failed";
-    case JobState::kCancelled:
-      return "cancelled";
-  }
-  return "unknown";
-}
-
 Engine::Engine(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Engine::~Engine() {

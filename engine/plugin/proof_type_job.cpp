@@ -23,8 +23,9 @@ Result<ProofTypeJob> ProofTypeJob::parse(const ProofTypePlugin& type,
   }
   zkp_job_info info{};
   info.struct_size = sizeof info;
-  ZKP_RETURN_IF_ERROR(
-      status_from_plugin(t->info(handle, &info, {message, sizeof message}), what, message));
+  // Each call's status is read before its message (the message is written by the call).
+  const zkp_status info_rc = t->info(handle, &info, {message, sizeof message});
+  ZKP_RETURN_IF_ERROR(status_from_plugin(info_rc, what, message));
   const std::string plugin = "proof type '" + type.name() + "'";
   if (std::memchr(info.circuit_id, '\0', sizeof info.circuit_id) == nullptr) {
     return internal_error(what + ": " + plugin + ": info: the circuit id is not NUL-terminated");
@@ -80,21 +81,20 @@ Status ProofTypeJob::synthesize(uint32_t position, std::span<groth16::Fr> inputs
                           std::to_string(info_.num_aux));
   }
   char message[ZKP_ERROR_CAPACITY] = "";
-  return status_from_plugin(
-      type_.table()->synthesize(handle_, position, reinterpret_cast<zkp_fr*>(inputs.data()),
-                                inputs.size(), reinterpret_cast<zkp_fr*>(aux.data()), aux.size(),
-                                {message, sizeof message}),
-      what + ": synthesize", message);
+  const zkp_status rc = type_.table()->synthesize(
+      handle_, position, reinterpret_cast<zkp_fr*>(inputs.data()), inputs.size(),
+      reinterpret_cast<zkp_fr*>(aux.data()), aux.size(), {message, sizeof message});
+  return status_from_plugin(rc, what + ": synthesize", message);
 }
 
 Result<std::vector<groth16::Fr>> ProofTypeJob::public_inputs(uint32_t position,
                                                              const std::string& what) const {
   std::vector<groth16::Fr> out(info_.num_inputs - 1);
   char message[ZKP_ERROR_CAPACITY] = "";
-  ZKP_RETURN_IF_ERROR(status_from_plugin(
+  const zkp_status rc =
       type_.table()->public_inputs(handle_, position, reinterpret_cast<zkp_fr*>(out.data()),
-                                   out.size(), {message, sizeof message}),
-      what + ": public inputs", message));
+                                   out.size(), {message, sizeof message});
+  ZKP_RETURN_IF_ERROR(status_from_plugin(rc, what + ": public inputs", message));
   return out;
 }
 

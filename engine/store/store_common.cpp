@@ -1,38 +1,10 @@
-// store_common.cpp: see store_common.h; also job_state_name / is_final of job_store.h.
+// store_common.cpp: see store_common.h.
 #include "store_common.h"
 
 #include <algorithm>
 #include <sstream>
 
 namespace zkpipe::store {
-
-std::string_view job_state_name(JobState state) {
-  switch (state) {
-    case JobState::kQueued:
-      return "queued";
-    case JobState::kRunning:
-      return "running";
-    case JobState::kDone:
-      return "done";
-    case JobState::kFailed:
-      return "failed";
-    case JobState::kCancelled:
-      return "cancelled";
-  }
-  return "unknown";
-}
-
-bool is_final(JobState state) {
-  return state == JobState::kDone || state == JobState::kFailed || state == JobState::kCancelled;
-}
-
-std::optional<JobState> job_state_from_name(std::string_view name) {
-  for (JobState s : {JobState::kQueued, JobState::kRunning, JobState::kDone, JobState::kFailed,
-                     JobState::kCancelled}) {
-    if (job_state_name(s) == name) return s;
-  }
-  return std::nullopt;
-}
 
 int64_t backoff_ms(const StoreConfig& config, uint32_t attempts) {
   constexpr int64_t kMax = 60'000;

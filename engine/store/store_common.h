@@ -27,6 +27,5 @@ int64_t backoff_ms(const StoreConfig& config, uint32_t attempts);
 std::string conninfo_for_messages(const std::string& conninfo);
 
 // The state's stored word; nullopt for a word that is not one.
-std::optional<JobState> job_state_from_name(std::string_view name);
 
 }  // namespace zkpipe::store

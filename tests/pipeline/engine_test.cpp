@@ -79,7 +79,7 @@ TEST_CASE("Engine: many mixed concurrent jobs all complete with verified proofs"
     submitters.emplace_back([&, t] {
       for (int j = 0; j < kPerThread; ++j) {
         const uint64_t rounds = (t + j) % 3 == 0 ? 24 : (t + j) % 3 == 1 ? 40 : 72;
-        const auto priority = static_cast<Priority>((t * kPerThread + j) % 4);
+        const auto priority = static_cast<Priority>((t * kPerThread + j) % 4 + 1);
         Result<uint64_t> id =
             engine->submit(mimc_request(rounds, 1 + (j % 3), 1000 * t + j, priority));
         if (id.ok()) ids[t].push_back(*id);

@@ -16,6 +16,7 @@
 #include "temp_dir.h"
 #include "tools/run_tool.h"
 #include "zkpipe/system.h"
+#include "zkpipe/version.h"
 
 namespace {
 
@@ -34,6 +35,19 @@ std::string config_in(const TempDir& dir) {
                fmt::format("version: 1\nplugin_dirs: [{}, {}]\nmemory: {{backend: pageable}}\n"
                            "params: {{dir: params, missing: setup}}\ncompute: {{threads: 1}}\n",
                            ZKPIPE_TEST_PLUGIN_DIR, ZKPIPE_TEST_PIPELINE_PLUGIN_DIR));
+}
+
+TEST_CASE("zkpipe --version: the release of project(VERSION) and the ABI of abi/common.h",
+          "[tools]") {
+  for (const auto& [program, name] :
+       {std::pair{ZKPIPE_TEST_ZKPIPE, "zkpipe"}, std::pair{ZKPIPE_TEST_TOOL, "zkpipe-tool"}}) {
+    const auto r = run_program(program, "--version");
+    INFO(r.output);
+    CHECK(r.exit_code == 0);
+    CHECK(r.output == zkpipe::version_text(name) + "\n");
+    CHECK(r.output.find(fmt::format("(plugin ABI {}.{})", ZKP_ABI_MAJOR, ZKP_ABI_MINOR)) !=
+          std::string::npos);
+  }
 }
 
 TEST_CASE("zkpipe prove: a request through the pipeline, with timings, trace, status, metrics",

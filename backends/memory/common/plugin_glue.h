@@ -1,8 +1,9 @@
 // backends/memory/common/plugin_glue.h: the C entry points every memory plugin shares
 // (create's common half, destroy, allocate, release, stats), each wrapped in sdk::guard, over
 // a BufferPool. A plugin adds init, self_test and its SystemAllocator. Include it in one .cpp.
-// Thread-safety: as abi/memory.h: create/destroy on one thread; allocate, release and stats
-// are thread-safe on one pool.
+// Not in the SDK (it sits on the in-tree BufferPool); zkpipe/sdk/abi/memory.h says what an
+// out-of-tree memory plugin writes instead. Thread-safety: as zkpipe/sdk/abi/memory.h:
+// create/destroy on one thread; allocate, release and stats are thread-safe on one pool.
 #pragma once
 
 #include <memory>

@@ -1,5 +1,5 @@
-// zkpipe/proof_type.h: the engine's side of a proof-type plugin (abi/proof_type.h): a plugin's
-// status as a Status, the R1CS a plugin recorded, copied out of its view and checked, and
+// zkpipe/proof_type.h: the engine's side of a proof-type plugin (zkpipe/sdk/abi/proof_type.h): a
+// plugin's status as a Status, the R1CS a plugin recorded, copied out of its view and checked, and
 // ProofTypePlugin, a loaded descriptor with its presets and sample requests (ABI 1.2).
 // Thread-safety: pure functions; a ProofTypePlugin is immutable and safe to share (the plugin's
 // sample_request is thread-safe by the ABI).
@@ -98,7 +98,7 @@ inline ProofTypeSchedule proof_type_schedule(const zkp_proof_type* type) {
     return {};
   }
   ProofTypeSchedule out;
-  out.priority = pipeline::priority_from_abi(type->default_priority);
+  out.priority = pipeline::priority_from_int(type->default_priority);
   out.deadline_ms = type->default_deadline_ms;
   return out;
 }

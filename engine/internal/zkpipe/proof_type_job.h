@@ -1,5 +1,5 @@
 // zkpipe/proof_type_job.h: a request parsed by its proof-type plugin, as the engine uses it: the
-// C++ side of abi/proof_type.h's job calls (parse, info, partition_index, synthesize,
+// C++ side of zkpipe/sdk/abi/proof_type.h's job calls (parse, info, partition_index, synthesize,
 // public_inputs, record), every plugin status turned into a Status naming the request, the job's
 // info checked (its circuit id by valid_circuit_id, its counts), and the plugin's job destroyed
 // by that plugin when the ProofTypeJob goes. No zkp_* type or message buffer leaves this file.

@@ -123,7 +123,7 @@ Result<JobBroker::Accepted> JobBroker::submit(pipeline::JobRequest request, bool
   job.input = std::move(request.input);
   // The request's priority and deadline with its proof type's defaults applied, stored so
   // that every worker's claims order by them.
-  job.priority = static_cast<uint8_t>(checked.priority) + 1;  // the store's 1 critical .. 4 low
+  job.priority = static_cast<uint8_t>(checked.priority);  // one numbering: 1 critical .. 4 low
   if (checked.deadline) {
     job.deadline_ms = std::max<int64_t>(1, std::chrono::duration_cast<std::chrono::milliseconds>(
                                                *checked.deadline - std::chrono::steady_clock::now())
@@ -167,7 +167,7 @@ Status JobBroker::run_claimed(store::Claimed c, uint32_t* queue_position) {
   r.input = std::move(c.input);
   r.input_name = c.request_id.empty() ? fmt::format("job {}", c.id)
                                       : fmt::format("job {} (request {})", c.id, c.request_id);
-  r.priority = static_cast<pipeline::Priority>(std::clamp<int>(c.priority, 1, 4) - 1);
+  r.priority = pipeline::priority_from_int(c.priority).value_or(pipeline::Priority::kNormal);
   if (c.deadline_left_ms) {
     r.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(*c.deadline_left_ms);
   }

@@ -214,7 +214,7 @@ void JobBroker::commit(const pipeline::JobResult& r, const Claim& c) {
   std::string bytes;
   if (r.state == pipeline::JobState::kDone) {
     v1::ProofResult msg;
-    fill_result(r, &msg);
+    result_to_proto(r, &msg);
     msg.set_job_id(c.id);
     msg.SerializeToString(&bytes);
   }

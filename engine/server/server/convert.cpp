@@ -9,79 +9,11 @@
 
 namespace zkpipe::server {
 
-std::optional<pipeline::Priority> priority_from_proto(v1::Priority p) {
-  switch (p) {
-    case v1::PRIORITY_UNSPECIFIED:
-    case v1::PRIORITY_NORMAL:
-      return pipeline::Priority::kNormal;
-    case v1::PRIORITY_CRITICAL:
-      return pipeline::Priority::kCritical;
-    case v1::PRIORITY_HIGH:
-      return pipeline::Priority::kHigh;
-    case v1::PRIORITY_LOW:
-      return pipeline::Priority::kLow;
-    default:
-      return std::nullopt;
-  }
-}
-
-v1::Priority priority_to_proto(pipeline::Priority p) {
-  switch (p) {
-    case pipeline::Priority::kCritical:
-      return v1::PRIORITY_CRITICAL;
-    case pipeline::Priority::kHigh:
-      return v1::PRIORITY_HIGH;
-    case pipeline::Priority::kNormal:
-      return v1::PRIORITY_NORMAL;
-    case pipeline::Priority::kLow:
-      return v1::PRIORITY_LOW;
-  }
-  return v1::PRIORITY_NORMAL;
-}
-
-v1::JobState state_to_proto(pipeline::JobState s) {
-  switch (s) {
-    case pipeline::JobState::kQueued:
-      return v1::JOB_STATE_QUEUED;
-    case pipeline::JobState::kRunning:
-      return v1::JOB_STATE_RUNNING;
-    case pipeline::JobState::kDone:
-      return v1::JOB_STATE_DONE;
-    case pipeline::JobState::kFailed:
-      return v1::JOB_STATE_FAILED;
-    case pipeline::JobState::kCancelled:
-      return v1::JOB_STATE_CANCELLED;
-  }
-  return v1::JOB_STATE_UNSPECIFIED;
-}
-
 namespace {
 
 v1::JobState state_from_name(const std::string& name) {
-  for (pipeline::JobState s :
-       {pipeline::JobState::kQueued, pipeline::JobState::kRunning, pipeline::JobState::kDone,
-        pipeline::JobState::kFailed, pipeline::JobState::kCancelled}) {
-    if (pipeline::job_state_name(s) == name) return state_to_proto(s);
-  }
-  return v1::JOB_STATE_UNSPECIFIED;
-}
-
-void fill_timings(const pipeline::PartitionTiming& t, v1::StepTimings* out) {
-  out->set_queue_wait_ms(t.queue_wait);
-  out->set_srs_wait_ms(t.srs_wait);
-  out->set_reserve_wait_ms(t.reserve_wait);
-  out->set_synthesis_ms(t.synthesis);
-  out->set_ready_wait_ms(t.ready_wait);
-  out->set_h2d_ms(t.h2d);
-  out->set_ntt_ms(t.ntt);
-  out->set_msm_ms(t.msm);
-  out->set_prove_start_ms(t.prove_start);
-  out->set_prove_finish_ms(t.prove_finish);
-  out->set_verify_ms(t.verify);
-  out->set_attempts(t.attempts);
-  out->set_device(t.device);
-  out->set_h2d_bytes(t.h2d_bytes);
-  out->set_h2d_path(t.h2d_path);
+  const std::optional<JobState> s = job_state_from_name(name);
+  return s ? state_to_proto(*s) : v1::JOB_STATE_UNSPECIFIED;
 }
 
 template <typename T>
@@ -92,36 +24,6 @@ T get_or(const nlohmann::json& j, const char* key, T fallback) {
 }
 
 }  // namespace
-
-void fill_result(const pipeline::JobResult& r, v1::ProofResult* out) {
-  out->set_job_id(r.job);
-  out->set_request_id(r.request_id);
-  out->set_proof_type(r.proof_type);
-  out->set_circuit_id(r.circuit_id);
-  out->set_state(state_to_proto(r.state));
-  const grpc::Status s = to_grpc(r.status);
-  out->set_status_code(static_cast<int32_t>(s.error_code()));
-  out->set_status_message(r.status.message());
-  if (r.state == pipeline::JobState::kDone) {
-    out->set_proof(std::string(r.proof.begin(), r.proof.end()));
-  }
-  for (size_t p = 0; p < r.partitions.size(); ++p) {
-    v1::PartitionResult* part = out->add_partitions();
-    part->set_index(p < r.partition_indices.size() ? r.partition_indices[p]
-                                                   : static_cast<uint32_t>(p));
-    if (p < r.public_inputs.size()) {
-      for (const groth16::Fr& x : r.public_inputs[p]) {
-        std::string bytes(32, '\0');
-        x.to_bytes_be(reinterpret_cast<uint8_t*>(bytes.data()));
-        part->add_public_inputs(std::move(bytes));
-      }
-    }
-    fill_timings(r.partitions[p], part->mutable_timings());
-  }
-  out->set_wall_ms(r.wall_ms);
-  out->set_verify_ms(r.verify_ms);
-  out->set_finalize_ms(r.finalize_ms);
-}
 
 void fill_event(const pipeline::JobEvent& e, v1::JobEvent* out) {
   static constexpr v1::EventKind kKinds[] = {v1::EVENT_KIND_QUEUED,   v1::EVENT_KIND_SYNTHESIZED,
@@ -171,8 +73,7 @@ void fill_status(const nlohmann::json& st, const pipeline::Engine& engine,
     w->set_state(what.get<std::string>());
   }
   const nlohmann::json prio = st.value("priorities", nlohmann::json::object());
-  for (pipeline::Priority p : {pipeline::Priority::kCritical, pipeline::Priority::kHigh,
-                               pipeline::Priority::kNormal, pipeline::Priority::kLow}) {
+  for (const pipeline::Priority p : pipeline::kPriorities) {
     const nlohmann::json q =
         prio.value(std::string(pipeline::priority_name(p)), nlohmann::json::object());
     v1::QueueDepth* d = out->add_queues();

@@ -1,5 +1,6 @@
 // service.h: private to engine/server. ProvingService implements zkpipe.v1.ProvingEngine over a
-// pipeline::Engine (service.cpp); convert.cpp turns engine values into messages. ServiceState is
+// pipeline::Engine (service.cpp); convert.cpp turns the server's own values (status, events,
+// stored results) into messages, beside the shared zkpipe/server/convert.h. ServiceState is
 // what the service, the HTTP side and the server share. Jobs are named by their job store ids
 // (broker.h), which the engine uses as its own.
 // Thread-safety: gRPC calls the handlers from many threads at once; all state is atomic or
@@ -18,6 +19,7 @@
 #include "zkpipe/config.h"
 #include "zkpipe/pipeline/engine.h"
 #include "zkpipe/server/client.h"
+#include "zkpipe/server/convert.h"
 #include "zkpipe/v1/proving_engine.grpc.pb.h"
 
 namespace zkpipe::server {
@@ -78,10 +80,7 @@ class ProvingService final : public v1::ProvingEngine::Service {
 };
 
 // convert.cpp
-std::optional<pipeline::Priority> priority_from_proto(v1::Priority p);  // nullopt: not a value
-v1::Priority priority_to_proto(pipeline::Priority p);
-v1::JobState state_to_proto(pipeline::JobState s);
-void fill_result(const pipeline::JobResult& r, v1::ProofResult* out);
+// (priorities, states, timings and results both ways: zkpipe/server/convert.h)
 void fill_event(const pipeline::JobEvent& e, v1::JobEvent* out);
 // From Engine::status_json() and the service's own counters.
 void fill_status(const nlohmann::json& status, const pipeline::Engine& engine,

@@ -1,4 +1,4 @@
-// tools/bench_h2d_kernels.h: the device side of `zkpipe-tool bench-h2d`: a copy kernel that
+// tools/bench/h2d/bench_h2d_kernels.h: the device side of zkpipe-bench-h2d: a copy kernel that
 // reads mapped (zero-copy) host memory with coalesced 16-byte loads, a kernel that checks a
 // buffer against the test pattern, the pattern itself and the host fill that writes it.
 // Only for builds with CUDA. Thread-safety: the launchers enqueue on the given stream only;

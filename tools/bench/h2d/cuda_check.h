@@ -1,6 +1,6 @@
-// tools/cuda_check.h: RAII owners for a CUDA stream, an event and a device buffer, for
-// zkpipe-tool, checked with ZKP_CUDA_OK from zkpipe/sdk/cuda_check.h. Only for builds with CUDA.
-// Thread-safety: the wrappers are move-only values owned by one thread; CUDA calls are safe.
+// tools/bench/h2d/cuda_check.h: RAII owners for a CUDA stream, an event and a device buffer,
+// for zkpipe-bench-h2d, checked with ZKP_CUDA_OK from zkpipe/sdk/cuda_check.h. Only for builds with
+// CUDA. Thread-safety: the wrappers are move-only values owned by one thread; CUDA calls are safe.
 #pragma once
 
 #include <cuda_runtime_api.h>

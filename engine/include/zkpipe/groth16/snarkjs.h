@@ -1,6 +1,6 @@
 // zkpipe/groth16/snarkjs.h: interop with snarkjs 0.7.6 on curve bls12381 and the iden3 binary
-// formats (facts in shared/notes/interop.md): decimal strings of field elements, the
-// verification_key.json / proof.json / public.json files, and .r1cs (v1) / .wtns (v2) readers
+// formats (the facts: docs/crypto.md, tests/interop/README.md): decimal strings of field elements,
+// the verification_key.json / proof.json / public.json files, and .r1cs (v1) / .wtns (v2) readers
 // and writers. JSON is passed as text, so no JSON library appears in this header. Every error
 // names the file (`what` or the path) and the JSON key or the section and byte offset.
 // Thread-safety: pure functions; the file functions touch only the path they are given.

@@ -2,7 +2,7 @@
 // set up by snarkjs/circom users are proved by zkpipe: a validating reader of the iden3 "zkey"
 // container and a prover that reproduces snarkjs's conventions (A/B from the key's coefficient
 // lists, C = A∘B, the quotient evaluated on the odd coset of the generator-5 domain, H bases with
-// the division by Z folded in). Facts in shared/notes/interop.md.
+// the division by Z folded in). Facts: docs/crypto.md.
 // Thread-safety: a SnarkjsKey is immutable once read; the functions are pure and reentrant.
 #pragma once
 

@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "zkpipe/config.h"
+#include "zkpipe/job_state.h"
 #include "zkpipe/memory.h"
 #include "zkpipe/pipeline/compute.h"
 #include "zkpipe/pipeline/memory_model.h"
@@ -53,9 +54,6 @@ struct JobRequest {
   // numbers it. An id of an ended job replaces that job's record; of a running one: UNAVAILABLE.
   uint64_t id = 0;
 };
-
-enum class JobState { kQueued, kRunning, kDone, kFailed, kCancelled };
-std::string_view job_state_name(JobState state);
 
 // Milliseconds per step of one partition (the last attempt's).
 struct PartitionTiming {

@@ -1,5 +1,6 @@
-// zkpipe/pipeline/priority.h: job priorities, ordered CRITICAL first, and their names as they
-// appear in requests, configs, logs and metrics.
+// zkpipe/pipeline/priority.h: job priorities, ordered CRITICAL first, numbered once for every
+// layer (the ABI's ZKP_PRIORITY_*, v1::Priority, the job stores' priority column: 1 critical ..
+// 4 low; 0 is "none said"), and their names as they appear in requests, configs, logs, metrics.
 // Thread-safety: pure values and functions.
 #pragma once
 
@@ -9,7 +10,10 @@
 
 namespace zkpipe::pipeline {
 
-enum class Priority : uint8_t { kCritical = 0, kHigh = 1, kNormal = 2, kLow = 3 };
+enum class Priority : uint8_t { kCritical = 1, kHigh = 2, kNormal = 3, kLow = 4 };
+
+inline constexpr Priority kPriorities[] = {Priority::kCritical, Priority::kHigh, Priority::kNormal,
+                                           Priority::kLow};
 
 inline constexpr std::string_view priority_name(Priority p) {
   switch (p) {
@@ -27,7 +31,7 @@ inline constexpr std::string_view priority_name(Priority p) {
 
 // "critical", "high", "normal", "low" (also upper case); nullopt otherwise.
 inline std::optional<Priority> parse_priority(std::string_view text) {
-  for (Priority p : {Priority::kCritical, Priority::kHigh, Priority::kNormal, Priority::kLow}) {
+  for (const Priority p : kPriorities) {
     const std::string_view name = priority_name(p);
     if (text.size() != name.size()) continue;
     bool same = true;
@@ -40,11 +44,11 @@ inline std::optional<Priority> parse_priority(std::string_view text) {
   return std::nullopt;
 }
 
-// A ZKP_PRIORITY_* value of the ABI (abi/proof_type.h: CRITICAL 1 .. LOW 4) as a Priority;
-// nullopt for ZKP_PRIORITY_NONE (0) and values past LOW.
-inline constexpr std::optional<Priority> priority_from_abi(uint32_t value) {
+// A priority number from outside (a ZKP_PRIORITY_* value of a plugin, an RPC value, a stored
+// number) as a Priority; nullopt for 0 (none said) and values past LOW.
+inline constexpr std::optional<Priority> priority_from_int(int64_t value) {
   if (value < 1 || value > 4) return std::nullopt;
-  return static_cast<Priority>(value - 1);
+  return static_cast<Priority>(value);
 }
 
 }  // namespace zkpipe::pipeline

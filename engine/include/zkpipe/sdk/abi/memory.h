@@ -2,7 +2,12 @@
  * A memory backend hands out host buffers (and, for mapped memory, a device pointer) from a
  * pool with a byte cap, size-class reuse and statistics.
  * Thread-safety: create/destroy on one thread; allocate, release and stats are thread-safe on
- * one instance. allocate may block up to the configured wait timeout when the cap is reached. */
+ * one instance. allocate may block up to the configured wait timeout when the cap is reached.
+ * The SDK has no memory-plugin glue: the in-tree backends share backends/memory/common (a
+ * size-class BufferPool, the entry points over it, the self-test), which is not installed. An
+ * out-of-tree memory plugin writes its entry points over zkpipe/sdk/sdk.h (sdk::guard,
+ * ZKP_EXPORT_PLUGIN), as tests/sdk_plugin/plugin does, and rounds to the size classes of
+ * zkpipe/sdk/abi/size_class.h. */
 #pragma once
 
 #include "zkpipe/sdk/abi/common.h"

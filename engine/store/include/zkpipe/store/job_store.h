@@ -16,14 +16,12 @@
 #include <vector>
 
 #include "zkpipe/config.h"
+#include "zkpipe/job_state.h"
 #include "zkpipe/sdk/status.h"
 
 namespace zkpipe::store {
 
 // Stored as these lower-case words ('queued', 'running', ...).
-enum class JobState : uint8_t { kQueued = 1, kRunning = 2, kDone = 3, kFailed = 4, kCancelled = 5 };
-std::string_view job_state_name(JobState state);
-bool is_final(JobState state);  // done, failed or cancelled
 
 // What SubmitProof stores before it answers.
 struct NewJob {
