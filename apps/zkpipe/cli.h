@@ -79,7 +79,8 @@ Result<std::vector<uint8_t>> bench_request(const SampleSpec& spec,
 // The plugin directories of `config` (its plugin_dirs; the defaults when it names none).
 std::vector<PluginDirList> config_plugin_dirs(const Config& config);
 
-// Exit code for a status: 2 for bad input (INVALID_ARGUMENT, NOT_FOUND), 1 otherwise.
+// Exit code for a status: 2 for bad input (INVALID_ARGUMENT, NOT_FOUND, ALREADY_EXISTS), 1
+// otherwise.
 int exit_code_for(const Status& s);
 
 }  // namespace zkpipe::cli

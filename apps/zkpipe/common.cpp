@@ -19,7 +19,8 @@
 namespace zkpipe::cli {
 
 int exit_code_for(const Status& s) {
-  return s.code() == Code::kInvalidArgument || s.code() == Code::kNotFound ? 2 : 1;
+  const Code c = s.code();
+  return c == Code::kInvalidArgument || c == Code::kNotFound || c == Code::kAlreadyExists ? 2 : 1;
 }
 
 Result<Config> load_config_for_run(const std::string& path, const std::string& params_dir) {

@@ -24,10 +24,11 @@
 #include "zkpipe/pipeline/budget.h"
 #include "zkpipe/pipeline/engine.h"
 #include "zkpipe/pipeline/memory_model.h"
-#include "zkpipe/pipeline/srs_cache.h"
+#include "zkpipe/pipeline/params_cache.h"
 #include "zkpipe/plugin.h"
 #include "zkpipe/proof_type_job.h"
 #include "zkpipe/sdk/clock.h"
+#include "zkpipe/sdk/sha256.h"
 
 namespace zkpipe::pipeline {
 
@@ -88,7 +89,7 @@ struct Job {
   int32_t label(uint32_t position) const { return static_cast<int32_t>(indices[position]); }
   uint64_t domain_size = 0;
   // Upper bounds of a partition's working set, two phases, before its params are known: a
-  // request that cannot fit is refused at submit (SrsCache has the exact sizes).
+  // request that cannot fit is refused at submit (ParamsCache has the exact sizes).
   uint64_t abc_bytes = 0, rest_bytes = 0;
   Priority priority = Priority::kNormal;
   std::optional<std::chrono::steady_clock::time_point> deadline;
@@ -108,7 +109,7 @@ struct Job {
   int64_t estimated_end_ns = 0;
   // Guarded by mu:
   std::shared_ptr<PluginJob> plugin;  // reset when the job ends
-  SrsHandle srs;                      // for the job's verification; reset when it ends
+  ParamsHandle params;                // for the job's verification; reset when it ends
   JobState state = JobState::kQueued;
   Status status;
   std::vector<PartState> parts;
@@ -126,7 +127,7 @@ struct PartitionWork {
   std::shared_ptr<Job> job;
   std::shared_ptr<PluginJob> plugin;
   uint32_t partition = 0;
-  SrsHandle srs;
+  ParamsHandle params;
   Reservation abc_reservation, rest_reservation;
   Buffer abc, witness;
   groth16::PendingProof pending;
@@ -169,7 +170,7 @@ struct Engine::Impl {
   std::unique_ptr<MemoryPool> pool;
   std::unique_ptr<ComputeBackend> compute;
   std::unique_ptr<MemoryBudget> budget;
-  std::unique_ptr<SrsCache> srs;
+  std::unique_ptr<ParamsCache> params_cache;
   TraceRecorder trace;
   std::string plan_text;
   PipelineShape shape;
@@ -210,53 +211,73 @@ struct Engine::Impl {
   mutable std::mutex types_mu;  // plugin loading
   std::map<std::string, ProofTypePlugin> types;
 
-  // ---- engine.cpp
+  // Start-up and shutdown (engine.cpp).
+  std::string startup_prediction(const MemoryPlan& plan, const SystemInfo& info);
+  void start_workers();
+  void stop();
+
+  // The proof types (proof_types.cpp): loaded once, kept for the engine's life.
   Result<ProofTypePlugin> proof_type(const std::string& name);
-  // The priority and deadline of a request: its own, else config scheduling.defaults, else the
-  // plugin's (ABI 1.3), else normal and none.
+  Status load_proof_types(const std::vector<std::string>& names);  // create(): all when empty
+
+  // Admission (admission.cpp). check(), plan() and submit() share parse(): the request parsed by
+  // its plugin, not queued.
+  Result<ProofTypeJob> parse(const JobRequest& request, const std::string& what);
+  Result<Submitted> check(const JobRequest& request);                      // Engine::check
+  Result<MemoryPrediction> plan(const JobRequest& sample, uint64_t jobs);  // Engine::plan
+  // Engine::submit_job, inside guarded(), in the steps below.
+  Result<Submitted> submit(JobRequest request);
+  // Under mu (taken here): refused while draining or with no compute; a known request id
+  // attaches.
+  Result<Submitted> admit(const JobRequest& request, const std::string& what,
+                          const Sha256Digest& hash);
+  Result<std::shared_ptr<Job>> make_job(const JobRequest& request, const std::string& what,
+                                        const Sha256Digest& hash, ProofTypeJob parsed);
+  // Refuses a job one partition of which can never fit, else reserves its parsed request.
+  Status hold_request(Job& job, uint64_t input_bytes);
+  // An earlier attempt's proofs (JobRequest::proved) taken where they decode.
+  static void take_checkpoints(Job& job, const std::map<uint32_t, std::vector<uint8_t>>& proved);
+  // Under mu (taken here): queues the job's unproved partitions.
+  Result<Submitted> enqueue(std::shared_ptr<Job> job, const JobRequest& request);
+  Result<Submitted> attach(const std::string& request_id, const std::string& type,
+                           const std::array<uint8_t, 32>& hash);  // under mu
+  // The priority and deadline of a request (deadlines.cpp): its own, else config
+  // scheduling.defaults, else the plugin's (ABI 1.3), else normal and none.
   void resolve_schedule(const JobRequest& request, const ProofTypePlugin& type, Priority& priority,
                         std::optional<std::chrono::steady_clock::time_point>& deadline) const;
   // Under mu: estimates when the job ends from the measured times of the partitions ahead of it
   // and its own; when that is past its deadline, marks it at risk and says so once in `later`.
   void check_deadline(Job& job, Deferred& later);
-  Status load_proof_types(const std::vector<std::string>& names);  // create(): all when empty
-  // Engine::submit_job, inside guarded(); `taken`: refused as its request id names another job.
-  Result<Submitted> submit(JobRequest request, bool& taken);
+
+  // Events, retention, queue places (events.cpp).
   uint32_t queue_position(const Job& job) const;  // under mu
-  Result<Submitted> attach(const std::string& request_id, const std::string& type,
-                           const std::array<uint8_t, 32>& hash, bool& taken);  // under mu
   // Under mu: records an event of the job (position: the partition's, in the request) and wakes
   // its watchers.
   void emit(Job& job, EventKind kind, uint32_t position, std::string device = {});
   void forget_expired();  // under mu: drops ended jobs past options.retain
-  Result<MemoryPrediction> plan(const JobRequest& sample, uint64_t jobs);  // Engine::plan
-  Result<Submitted> check(const JobRequest& request);                      // Engine::check
-  // check(), plan() and submit(): the request parsed by its plugin (not queued).
-  Result<ProofTypeJob> parse(const JobRequest& request, const std::string& what);
-  std::string startup_prediction(const MemoryPlan& plan, const SystemInfo& info);
-  void start_workers();
-  void stop();
 
-  // ---- workers.cpp
+  // The workers: synthesis.cpp, compute_worker.cpp, finalize.cpp; shared parts in workers.cpp.
   void synthesis_loop(size_t worker);
+  Result<std::unique_ptr<PartitionWork>> synthesize(const std::shared_ptr<Job>& job,
+                                                    std::shared_ptr<PluginJob> plugin,
+                                                    uint32_t partition, const std::string& track);
   void compute_loop(size_t device, size_t worker);
   void retire_compute_worker(const std::string& track, const Status& health,
                              std::unique_lock<std::mutex>& lock);
   void finalizer_loop(size_t worker);
-  void reporter_loop();  // calls options.on_job_end outside mu; drains before it exits
-  Result<std::unique_ptr<PartitionWork>> synthesize(const std::shared_ptr<Job>& job,
-                                                    std::shared_ptr<PluginJob> plugin,
-                                                    uint32_t partition, const std::string& track);
   void finalize_job(const std::shared_ptr<Job>& job, const std::string& track);
-  // Under mu: a failed step of a partition. Retries it when allowed, else ends the job.
+  void reporter_loop();  // calls options.on_job_end outside mu; drains before it exits
+  Result<Buffer> allocate(uint64_t bytes);
+  std::unique_lock<std::mutex> lock_timed(double* wait_ms);
+
+  // A job's end (job_end.cpp). Under mu: a failed step of a partition, retried when allowed,
+  // else the job ends.
   void fail_partition(Job& job, uint32_t partition, const Status& status, bool retryable,
                       Deferred& later);
   // Under mu: ends a job (done, failed or cancelled), takes its queued work out, tells waiters.
   void end_job(Job& job, JobState state, Status status, Deferred& later);
-  Result<Buffer> allocate(uint64_t bytes);
-  std::unique_lock<std::mutex> lock_timed(double* wait_ms);
 
-  // ---- report.cpp
+  // Reports (report.cpp).
   void log_gpu_timing(const PartitionWork& w) const;
   void log_fin_timing(const PartitionWork& w) const;
   void log_job_timing(const JobResult& r, double trim_ms) const;
@@ -269,5 +290,13 @@ struct Engine::Impl {
 
 bool ended(const Job& job);
 double ms_between(int64_t from_ns, int64_t to_ns);
+
+inline constexpr size_t kFrBytes = sizeof(groth16::Fr);
+// Waits shorter than this are not drawn as spans (they would only clutter the trace).
+inline constexpr int64_t kMinWaitSpanNs = 1'000'000;
+// "job 3 (req.bin) partition 7": a partition by its index in its sector, in messages and logs.
+std::string part_name(const Job& job, uint32_t p);
+// The witness buffer of a synthesized partition as the prover reads it.
+groth16::WitnessView witness_view(const PartitionWork& w);
 
 }  // namespace zkpipe::pipeline

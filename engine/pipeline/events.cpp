@@ -1,6 +1,6 @@
 // events.cpp: what a long-lived engine needs besides proving: job events for watchers
-// (JobWatch), forgetting finished jobs past the retain policy, request-id lookup, readiness,
-// and loading the proof-type plugins at start-up (zkpipe/pipeline/engine.h).
+// (JobWatch), forgetting finished jobs past the retain policy, request-id lookup and readiness
+// (zkpipe/pipeline/engine.h). The proof types are loaded in proof_types.cpp.
 // Thread-safety: see engine_impl.h; everything here takes mu (or types_mu) itself or says so.
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
@@ -126,13 +126,6 @@ Status Engine::ready() const {
   return ok_status();
 }
 
-std::vector<std::string> Engine::proof_types() const {
-  std::lock_guard lock(impl_->types_mu);
-  std::vector<std::string> names;
-  for (const auto& [name, table] : impl_->types) names.push_back(name);
-  return names;
-}
-
 size_t Engine::unfinished_jobs() const {
   std::lock_guard lock(impl_->mu);
   size_t n = 0;
@@ -141,35 +134,9 @@ size_t Engine::unfinished_jobs() const {
 }
 
 Result<std::string> Engine::snarkjs_verifying_key(const std::string& circuit_id) {
-  ZKP_ASSIGN_OR_RETURN(const groth16::VerifyingKey vk, impl_->srs->verifying_key(circuit_id));
+  ZKP_ASSIGN_OR_RETURN(const groth16::VerifyingKey vk,
+                       impl_->params_cache->verifying_key(circuit_id));
   return groth16::export_snarkjs_vk(vk);
-}
-
-Status Engine::Impl::load_proof_types(const std::vector<std::string>& wanted) {
-  std::vector<std::string> names = wanted;
-  if (names.empty()) {  // every proof type in the plugin dirs (the first of a name wins)
-    for (const std::string& dir : registry->search_dirs()) {
-      for (const PluginRegistry::DirItem& item : PluginRegistry::list_dir(dir)) {
-        if (!item.status.ok()) continue;  // a .so without a manifest: not a plugin we load
-        Result<Manifest> m = load_manifest(item.path);
-        if (!m.ok()) return m.status().with_context("loading the proof types");
-        if (m->kind == "proof_type" &&
-            std::find(names.begin(), names.end(), m->name) == names.end()) {
-          names.push_back(m->name);
-        }
-      }
-    }
-    if (names.empty()) {
-      return not_found("no proof-type plugin in the plugin dirs (" +
-                       fmt::format("{}", fmt::join(registry->search_dirs(), ", ")) + ")");
-    }
-  }
-  for (const std::string& name : names) {
-    Result<ProofTypePlugin> t = proof_type(name);
-    if (!t.ok()) return t.status().with_context("loading the proof types");
-  }
-  spdlog::info("{}: proof types {}", config.path, fmt::join(names, ", "));
-  return ok_status();
 }
 
 }  // namespace zkpipe::pipeline

@@ -80,7 +80,7 @@ void Engine::Impl::finalizer_loop(size_t worker) {
       circuit_times[job->info.circuit_id].add(work->timing);
       ++job->proved;
       ++counters.partitions_proved[job->type_name];
-      if (!job->srs) job->srs = work->srs;
+      if (!job->params) job->params = work->params;
       complete = job->proved == job->info.partitions;
     }
     // Each proved partition updates the estimates of the jobs that have a deadline.
@@ -109,13 +109,13 @@ void Engine::Impl::finalizer_loop(size_t worker) {
 void Engine::Impl::finalize_job(const std::shared_ptr<Job>& job, const std::string& track) {
   std::vector<groth16::Proof> proofs;
   std::shared_ptr<PluginJob> plugin;
-  SrsHandle params;
+  ParamsHandle params;
   {
     std::lock_guard lock(mu);
     if (ended(*job)) return;
     for (const auto& p : job->proofs) proofs.push_back(*p);
     plugin = job->plugin;
-    params = job->srs;
+    params = job->params;
   }
   if (!params) {  // every partition came proved: no synthesis acquired the params
     const PluginJob* pj = plugin.get();
@@ -123,7 +123,7 @@ void Engine::Impl::finalize_job(const std::shared_ptr<Job>& job, const std::stri
     wait.priority = job->priority;
     wait.deadline = job->deadline;
     wait.cancelled = &job->cancelled;
-    Result<SrsHandle> acquired = srs->acquire(
+    Result<ParamsHandle> acquired = params_cache->acquire(
         job->info.circuit_id, [pj] { return pj->job.record(); }, wait);
     if (!acquired.ok()) {
       Deferred later;
@@ -165,7 +165,8 @@ void Engine::Impl::finalize_job(const std::shared_ptr<Job>& job, const std::stri
       // Params trusted on their stamp's word may have rotted since: check them once, and when
       // they are corrupt, fail the job naming the part instead of retrying in vain.
       if (params->trusted_by_stamp.exchange(false)) {
-        if (Status corrupt = srs->recheck(params->circuit_id); !corrupt.ok()) status = corrupt;
+        if (Status corrupt = params_cache->recheck(params->circuit_id); !corrupt.ok())
+          status = corrupt;
       }
     }
   }

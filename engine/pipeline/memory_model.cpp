@@ -1,5 +1,5 @@
 // memory_model.cpp: zkpipe/pipeline/memory_model.h. The sizes follow the code they describe:
-// SrsCache::load (params, R1CS, verifying key), Engine::Impl::synthesize (a/b/c, witness) and
+// ParamsCache::load (params, R1CS, verifying key), Engine::Impl::synthesize (a/b/c, witness) and
 // groth16::prover_memory (the prover's scratch, checked by tests/memory).
 #include "zkpipe/pipeline/memory_model.h"
 

@@ -1,5 +1,5 @@
 // params_files.cpp: the `.validated` stamp and the per-circuit lock of a params file
-// (params_files.h; the stamp's contents in zkpipe/pipeline/srs_cache.h, params_stamp).
+// (params_files.h; the stamp's contents in zkpipe/pipeline/params_cache.h, params_stamp).
 #include "params_files.h"
 
 #include <fcntl.h>
@@ -20,7 +20,7 @@
 #include <fmt/core.h>
 
 #include "zkpipe/groth16/params_file.h"
-#include "zkpipe/pipeline/srs_cache.h"
+#include "zkpipe/pipeline/params_cache.h"
 #include "zkpipe/sdk/output_file.h"
 
 namespace zkpipe::pipeline {

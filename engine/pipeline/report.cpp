@@ -72,7 +72,7 @@ nlohmann::json Engine::Impl::status_json() const {
   using nlohmann::json;
   json out;
   const BudgetStats b = budget->stats();
-  const SrsStats s = srs->stats();
+  const ParamsStats s = params_cache->stats();
   const auto device_mem = memory_of_devices();
   std::lock_guard lock(mu);
   json jobs_json = json::array();
@@ -180,7 +180,7 @@ nlohmann::json Engine::Impl::status_json() const {
 
 std::string Engine::Impl::metrics_text() const {
   const BudgetStats b = budget->stats();
-  const SrsStats s = srs->stats();
+  const ParamsStats s = params_cache->stats();
   const std::map<std::string, uint64_t> bytes = trace.byte_counters();
   const auto device_mem = memory_of_devices();
   std::string out;

@@ -91,12 +91,10 @@ Status PostgresStore::store_input(std::span<const uint8_t> input, std::span<cons
   return ok_status();
 }
 
-Result<Submitted> PostgresStore::submit(const NewJob& job, bool* request_id_taken) {
-  if (request_id_taken) *request_id_taken = false;
+Result<Submitted> PostgresStore::submit(const NewJob& job) {
   const Digest digest = sha256(job.input);
   std::lock_guard lock(mutex_);
   Submitted out;
-  bool taken = false;
   // A stored job under this request id: attached (same input and type) or taken.
   auto match = [&](const PgRows& rows) -> Status {
     out.id = static_cast<uint64_t>(rows.i64(0, 0));
@@ -106,8 +104,7 @@ Result<Submitted> PostgresStore::submit(const NewJob& job, bool* request_id_take
       out.attached = true;
       return ok_status();
     }
-    taken = true;
-    return invalid_argument(taken_message(job.request_id, rows.i64(0, 0)));
+    return already_exists(taken_message(job.request_id, rows.i64(0, 0)));
   };
   constexpr const char* kByRequest =
       "SELECT id, proof_type, input_sha256 FROM zk_job WHERE request_id = $1";
@@ -154,7 +151,6 @@ Result<Submitted> PostgresStore::submit(const NewJob& job, bool* request_id_take
         conn_.exec("submitting a job", kByRequest, PgParams().text(job.request_id));
     if (raced.ok() && raced->size() > 0) s = match(*raced);
   }
-  if (taken && request_id_taken) *request_id_taken = true;
   if (!s.ok()) return s;
   return out;
 }

@@ -32,7 +32,7 @@ class PostgresStore final : public JobStore {
   Status open();  // connects and migrates
 
   std::string describe() const override { return conn_.describe(); }
-  Result<Submitted> submit(const NewJob& job, bool* request_id_taken) override;
+  Result<Submitted> submit(const NewJob& job) override;
   Result<std::vector<Claimed>> claim(const std::string& worker, const ClaimFilter& filter) override;
   Result<HeartbeatReply> heartbeat(const WorkerInfo& worker,
                                    const std::vector<std::pair<uint64_t, uint64_t>>& held) override;

@@ -50,7 +50,7 @@ Status SqliteStore::store_input(std::span<const uint8_t> input, std::span<const 
   return ok_status();
 }
 
-Result<Submitted> SqliteStore::submit(const NewJob& job, bool* request_id_taken) {
+Result<Submitted> SqliteStore::submit(const NewJob& job) {
   constexpr std::string_view op = "submit";
   const Digest digest = sha256(job.input);
   std::lock_guard<std::mutex> lock(mu_);
@@ -65,9 +65,8 @@ Result<Submitted> SqliteStore::submit(const NewJob& job, bool* request_id_taken)
           std::equal(stored.begin(), stored.end(), digest.begin(), digest.end())) {
         return Submitted{static_cast<uint64_t>(same.i64(0)), true};
       }
-      if (request_id_taken != nullptr) *request_id_taken = true;
-      return invalid_argument("request id '" + echo_value(job.request_id) + "' is taken by job " +
-                              std::to_string(same.i64(0)) + " with another input or proof type");
+      return already_exists("request id '" + echo_value(job.request_id) + "' is taken by job " +
+                            std::to_string(same.i64(0)) + " with another input or proof type");
     }
   }
   ZKP_ASSIGN_OR_RETURN(int64_t now, db_->now_ms(op));

@@ -35,7 +35,7 @@ class SqliteStore final : public JobStore {
   ~SqliteStore() override;
 
   std::string describe() const override { return "sqlite " + config_.sqlite_path; }
-  Result<Submitted> submit(const NewJob& job, bool* request_id_taken) override;
+  Result<Submitted> submit(const NewJob& job) override;
   Result<std::vector<Claimed>> claim(const std::string& worker, const ClaimFilter& filter) override;
   Result<HeartbeatReply> heartbeat(const WorkerInfo& worker,
                                    const std::vector<std::pair<uint64_t, uint64_t>>& held) override;

@@ -207,10 +207,11 @@ static_assert(static_cast<int>(Code::kDeadlineExceeded) == ZKP_ERR_DEADLINE_EXCE
 static_assert(static_cast<int>(Code::kFailedPrecondition) == ZKP_ERR_FAILED_PRECONDITION);
 static_assert(static_cast<int>(Code::kInternal) == ZKP_ERR_INTERNAL);
 static_assert(static_cast<int>(Code::kAborted) == ZKP_ERR_ABORTED);
+static_assert(static_cast<int>(Code::kAlreadyExists) == ZKP_ERR_ALREADY_EXISTS);
 
 TEST_CASE("ABI: version constants are the ones the changelog documents", "[abi]") {
   CHECK(ZKP_ABI_MAJOR == 1);
-  CHECK(ZKP_ABI_MINOR == 4);
+  CHECK(ZKP_ABI_MINOR == 5);
   CHECK(ZKP_ERROR_CAPACITY == 2048);
   CHECK(std::string(ZKP_PLUGIN_SYMBOL_NAME) == "zkp_plugin");
 }

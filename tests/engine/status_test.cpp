@@ -49,11 +49,11 @@ TEST_CASE("Status: a plugin's code outside the known ones becomes INTERNAL namin
   using zkpipe::code_from_int;
   using zkpipe::status_from_plugin;
   // Every zkp_status code maps to its Code; nothing else does.
-  for (int32_t rc = ZKP_OK; rc <= ZKP_ERR_ABORTED; ++rc) {
+  for (int32_t rc = ZKP_OK; rc <= ZKP_ERR_ALREADY_EXISTS; ++rc) {
     REQUIRE(code_from_int(rc).has_value());
     CHECK(static_cast<int32_t>(*code_from_int(rc)) == rc);
   }
-  for (int32_t rc : {-1, ZKP_ERR_ABORTED + 1, 42, INT32_MIN, INT32_MAX}) {
+  for (int32_t rc : {-1, ZKP_ERR_ALREADY_EXISTS + 1, 42, INT32_MIN, INT32_MAX}) {
     CHECK_FALSE(code_from_int(rc).has_value());
   }
 

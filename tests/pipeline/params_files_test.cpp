@@ -10,7 +10,7 @@
 #include <fstream>
 
 #include "engine_fixture.h"
-#include "zkpipe/pipeline/srs_cache.h"
+#include "zkpipe/pipeline/params_cache.h"
 
 namespace zkpipe::testing {
 namespace {

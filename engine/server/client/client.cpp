@@ -139,6 +139,9 @@ grpc::Status to_grpc(const Status& s) {
     case Code::kAborted:
       c = grpc::StatusCode::ABORTED;
       break;
+    case Code::kAlreadyExists:
+      c = grpc::StatusCode::ALREADY_EXISTS;
+      break;
   }
   return {c, s.message()};
 }
@@ -149,7 +152,6 @@ Code code_from_grpc(grpc::StatusCode code) {
       return Code::kOk;
     case grpc::StatusCode::INVALID_ARGUMENT:
     case grpc::StatusCode::OUT_OF_RANGE:
-    case grpc::StatusCode::ALREADY_EXISTS:
     case grpc::StatusCode::UNAUTHENTICATED:
     case grpc::StatusCode::PERMISSION_DENIED:
       return Code::kInvalidArgument;
@@ -166,6 +168,8 @@ Code code_from_grpc(grpc::StatusCode code) {
     case grpc::StatusCode::ABORTED:
     case grpc::StatusCode::CANCELLED:
       return Code::kAborted;
+    case grpc::StatusCode::ALREADY_EXISTS:
+      return Code::kAlreadyExists;
     default:
       return Code::kInternal;
   }

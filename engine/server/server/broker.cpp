@@ -114,7 +114,7 @@ void JobBroker::stop(std::chrono::milliseconds timeout) {
   if (committer_.joinable()) committer_.join();
 }
 
-Result<JobBroker::Accepted> JobBroker::submit(pipeline::JobRequest request, bool* taken) {
+Result<JobBroker::Accepted> JobBroker::submit(pipeline::JobRequest request) {
   ZKP_ASSIGN_OR_RETURN(const pipeline::Submitted checked, engine_->check(request));
   store::NewJob job;
   job.request_id = request.request_id;
@@ -130,7 +130,7 @@ Result<JobBroker::Accepted> JobBroker::submit(pipeline::JobRequest request, bool
                                                .count());
   }
   job.partitions = checked.partitions;
-  ZKP_ASSIGN_OR_RETURN(const store::Submitted stored, store_.submit(job, taken));
+  ZKP_ASSIGN_OR_RETURN(const store::Submitted stored, store_.submit(job));
   Accepted out;
   out.id = stored.id;
   out.attached = stored.attached;

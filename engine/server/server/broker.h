@@ -59,9 +59,9 @@ class JobBroker {
     std::string circuit_id;
   };
   // Checks the request with the engine (parse errors come back here), stores it durably, and
-  // claims it into the engine at once when the pipeline has room. `taken`: its request id names
-  // another request.
-  Result<Accepted> submit(pipeline::JobRequest request, bool* taken);
+  // claims it into the engine at once when the pipeline has room. ALREADY_EXISTS: its request id
+  // names another request.
+  Result<Accepted> submit(pipeline::JobRequest request);
   Result<uint64_t> find_request(const std::string& request_id);
   // The stored job (NOT_FOUND when the store does not know it).
   Result<store::JobRecord> record(uint64_t id, bool with_result);

@@ -165,11 +165,10 @@ grpc::Status ProvingService::submit(const v1::SubmitProofRequest& req,
     job.deadline = std::chrono::steady_clock::now() + milliseconds(req.deadline_ms());
   }
   job.request_id = req.request_id();
-  bool taken = false;
-  // Stored durably before the answer (broker.h): a crash after this loses nothing.
-  Result<JobBroker::Accepted> s = broker_.submit(std::move(job), &taken);
+  // Stored durably before the answer (broker.h): a crash after this loses nothing. A request id
+  // that names another job is ALREADY_EXISTS.
+  Result<JobBroker::Accepted> s = broker_.submit(std::move(job));
   if (!s.ok()) {
-    if (taken) return {grpc::StatusCode::ALREADY_EXISTS, s.status().message()};
     if (s.status().code() == Code::kResourceExhausted) state_.submits_refused.fetch_add(1);
     return to_grpc(s.status());
   }

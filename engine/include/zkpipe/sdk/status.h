@@ -27,6 +27,7 @@ enum class Code : int32_t {
   kFailedPrecondition = 6,  // ABI mismatch, wrong state
   kInternal = 7,            // a bug or an unexpected failure inside zkpipe or a plugin
   kAborted = 8,             // cancelled
+  kAlreadyExists = 9,       // a name (a request id) another thing already has (ABI 1.5)
 };
 
 inline std::string_view code_name(Code code);
@@ -82,6 +83,9 @@ inline Status internal_error(std::string m) {
 inline Status aborted(std::string m) {
   return {Code::kAborted, std::move(m)};
 }
+inline Status already_exists(std::string m) {
+  return {Code::kAlreadyExists, std::move(m)};
+}
 
 // A value or a non-OK Status.
 template <typename T>
@@ -126,6 +130,8 @@ inline std::string_view code_name(Code code) {
       return "INTERNAL";
     case Code::kAborted:
       return "ABORTED";
+    case Code::kAlreadyExists:
+      return "ALREADY_EXISTS";
   }
   return "UNKNOWN";
 }
@@ -136,10 +142,11 @@ inline std::string Status::to_string() const {
 }
 
 // A code as an int32 from outside the engine's own code (a plugin's zkp_status, a stored job's
-// error code): the Code, or nullopt for a value outside kOk..kAborted. Never static_cast such a
-// value to Code: an out-of-range enum would reach switches and code_name as "UNKNOWN".
+// error code): the Code, or nullopt for a value outside kOk..kAlreadyExists. Never static_cast such
+// a value to Code: an out-of-range enum would reach switches and code_name as "UNKNOWN".
 inline std::optional<Code> code_from_int(int32_t value) {
-  if (value < static_cast<int32_t>(Code::kOk) || value > static_cast<int32_t>(Code::kAborted)) {
+  if (value < static_cast<int32_t>(Code::kOk) ||
+      value > static_cast<int32_t>(Code::kAlreadyExists)) {
     return std::nullopt;
   }
   return static_cast<Code>(value);

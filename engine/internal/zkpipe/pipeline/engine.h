@@ -172,9 +172,8 @@ class Engine {
   // its partitions. Returns the job id (the existing one for a repeated request id).
   Result<uint64_t> submit(JobRequest request);
   // The same, saying whether it attached to a known job, and its place in the queue.
-  // `request_id_taken` (when given) is set when it was refused because its request id names a
-  // job with another input or proof type (INVALID_ARGUMENT; a server says ALREADY_EXISTS).
-  Result<Submitted> submit_job(JobRequest request, bool* request_id_taken = nullptr);
+  // ALREADY_EXISTS when its request id names a job with another input or proof type.
+  Result<Submitted> submit_job(JobRequest request);
   // Parses and checks a request as submit would (the proof type, the plugin's parse, whether one
   // partition fits the whole budget), without queueing it: partitions and circuit_id.
   Result<Submitted> check(const JobRequest& request);

@@ -14,7 +14,7 @@ extern "C" {
 
 /* Bump major on any incompatible change; bump minor when appending fields. */
 #define ZKP_ABI_MAJOR 1
-#define ZKP_ABI_MINOR 4
+#define ZKP_ABI_MINOR 5
 
 /* The one exported symbol of every plugin. */
 #define ZKP_PLUGIN_SYMBOL zkp_plugin
@@ -31,6 +31,7 @@ typedef int32_t zkp_status;
 #define ZKP_ERR_FAILED_PRECONDITION 6
 #define ZKP_ERR_INTERNAL 7
 #define ZKP_ERR_ABORTED 8
+#define ZKP_ERR_ALREADY_EXISTS 9 /* 1.5 */
 
 /* Plugin kinds. Each has its own header with its descriptor type. */
 typedef enum zkp_plugin_kind {

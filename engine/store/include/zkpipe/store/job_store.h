@@ -107,9 +107,9 @@ class JobStore {
   virtual std::string describe() const = 0;
 
   // Durable when it returns (committed and synced). A request id already stored with the same
-  // input (SHA-256) and proof type attaches; with another input or type: INVALID_ARGUMENT
-  // "request id ... is taken" and `*request_id_taken` set.
-  virtual Result<Submitted> submit(const NewJob& job, bool* request_id_taken = nullptr) = 0;
+  // input (SHA-256) and proof type attaches; with another input or type: ALREADY_EXISTS
+  // "request id ... is taken by job N ...".
+  virtual Result<Submitted> submit(const NewJob& job) = 0;
   // Claims up to filter.max_jobs queued jobs for `worker`, in order: priority, earliest deadline
   // (none last), params hot here, age. Each claim bumps the fence, counts an attempt, sets the
   // lease. Skips jobs in back-off (not_before), and for one lease period jobs whose last owner

@@ -1,4 +1,4 @@
-// zkpipe/pipeline/srs_cache.h: the params (SRS) of each circuit, as the pipeline uses them. A
+// zkpipe/pipeline/params_cache.h: the params (SRS) of each circuit, as the pipeline uses them. A
 // params file is mapped once (warm: validated on first open, then only the page cache holds it)
 // and, while jobs need it, copied into a buffer of the memory backend (hot: counted in the
 // memory budget with its R1CS and prepared verifying key). Hot entries are reference-counted;
@@ -26,7 +26,7 @@
 
 namespace zkpipe::pipeline {
 
-struct Srs {
+struct HotParams {
   std::string circuit_id;
   groth16::ProvingKey pk;  // the queries point into a backend buffer
   groth16::R1cs r1cs;
@@ -34,34 +34,34 @@ struct Srs {
   CircuitMemory memory;         // its sizes, in this pipeline (zkpipe/pipeline/memory_model.h)
   uint64_t resident_bytes = 0;  // what its reservation holds: memory.resident()
   // Opened on the word of its .validated stamp (structure checked, points not): a proof that
-  // fails verification with it has the cache check it again (SrsCache::recheck), once.
+  // fails verification with it has the cache check it again (ParamsCache::recheck), once.
   mutable std::atomic<bool> trusted_by_stamp{false};
 };
-using SrsHandle = std::shared_ptr<const Srs>;
+using ParamsHandle = std::shared_ptr<const HotParams>;
 
 // Records the circuit (for a setup when its params are missing).
 using RecordFn = std::function<Result<groth16::R1cs>()>;
 using AllocateFn = std::function<Result<Buffer>(uint64_t bytes)>;
 
-struct SrsStats {
+struct ParamsStats {
   uint64_t hot_bytes = 0;
   size_t hot = 0, warm = 0, in_use = 0;
   std::vector<std::string> hot_circuits;  // the circuit ids whose params are hot
   uint64_t hits = 0, loads = 0, setups = 0, evictions = 0;
 };
 
-class SrsCache {
+class ParamsCache {
  public:
   // `shape` sizes what a hot entry reserves besides its params: the prover's scratch for as
   // many compute workers and finalizers.
-  SrsCache(ParamsConfig config, MemoryBudget& budget, AllocateFn allocate,
-           const PipelineShape& shape);
-  ~SrsCache();
+  ParamsCache(ParamsConfig config, MemoryBudget& budget, AllocateFn allocate,
+              const PipelineShape& shape);
+  ~ParamsCache();
 
   // The hot params of `circuit_id`: resident, or loaded (made by the seeded development setup
   // first when they are missing and the config allows it). `wait` orders the budget wait.
-  Result<SrsHandle> acquire(const std::string& circuit_id, const RecordFn& record,
-                            const ReserveOptions& wait);
+  Result<ParamsHandle> acquire(const std::string& circuit_id, const RecordFn& record,
+                               const ReserveOptions& wait);
   // Makes existing params hot without a job (NOT_FOUND when the files are missing).
   Status preload(const std::string& circuit_id, ParamsChange* change = nullptr);
   // Drops a hot entry now; FAILED_PRECONDITION while a job uses it, NOT_FOUND when not hot.
@@ -84,13 +84,13 @@ class SrsCache {
   // The circuits whose params are in params.dir (NAME.params), sorted.
   std::vector<std::string> circuits_on_disk() const;
 
-  SrsStats stats() const;
+  ParamsStats stats() const;
   std::string params_path(const std::string& circuit_id) const;
 
  private:
   struct Entry;
-  Result<std::shared_ptr<Srs>> load(const std::string& id, const RecordFn* record,
-                                    const ReserveOptions& wait, bool& made);
+  Result<std::shared_ptr<HotParams>> load(const std::string& id, const RecordFn* record,
+                                          const ReserveOptions& wait, bool& made);
   Result<groth16::ProvingKey> open_warm(const std::string& id, const RecordFn* record, bool& made,
                                         bool& trusted);
 
@@ -103,7 +103,7 @@ class SrsCache {
   std::condition_variable loaded_cv_;
   std::map<std::string, std::unique_ptr<Entry>> entries_;
   uint64_t tick_ = 0;
-  SrsStats counters_;
+  ParamsStats counters_;
 };
 
 // What PATH.validated holds after a full check of the params file PATH: its device, inode, size,

@@ -1,7 +1,7 @@
-// srs_cache.cpp: SrsCache (zkpipe/pipeline/srs_cache.h): warm mappings, hot copies in backend
-// memory counted in the budget, loading once per circuit, LRU eviction of unused entries.
+// params_cache.cpp: ParamsCache (zkpipe/pipeline/params_cache.h): warm mappings, hot copies in
+// backend memory counted in the budget, loading once per circuit, LRU eviction of unused entries.
 // Thread-safety: mu_ guards the entries; files are read, params made and copies done outside it.
-#include "zkpipe/pipeline/srs_cache.h"
+#include "zkpipe/pipeline/params_cache.h"
 
 #include <spdlog/spdlog.h>
 #include <sys/mman.h>
@@ -29,10 +29,10 @@ using groth16::G1Affine;
 using groth16::G2Affine;
 using groth16::ProvingKey;
 
-struct SrsCache::Entry {
+struct ParamsCache::Entry {
   enum class State { kAbsent, kLoading, kHot };
   State state = State::kAbsent;
-  std::shared_ptr<Srs> hot;
+  std::shared_ptr<HotParams> hot;
   Reservation reservation;
   std::optional<ProvingKey> warm;  // the mapped file, validated once
   bool trusted_by_stamp = false;   // warm was opened on the stamp's word, not a full check
@@ -104,17 +104,17 @@ ProvingKey hot_copy(const ProvingKey& warm, Buffer buffer) {
 
 }  // namespace
 
-SrsCache::SrsCache(ParamsConfig config, MemoryBudget& budget, AllocateFn allocate,
-                   const PipelineShape& shape)
+ParamsCache::ParamsCache(ParamsConfig config, MemoryBudget& budget, AllocateFn allocate,
+                         const PipelineShape& shape)
     : config_(std::move(config)),
       budget_(budget),
       allocate_(std::move(allocate)),
       shape_(shape),
       threads_(shape.threads) {}
 
-SrsCache::~SrsCache() = default;
+ParamsCache::~ParamsCache() = default;
 
-std::string SrsCache::params_path(const std::string& id) const {
+std::string ParamsCache::params_path(const std::string& id) const {
   return (fs::path(config_.dir) / (id + ".params")).string();
 }
 
@@ -123,8 +123,8 @@ std::string SrsCache::params_path(const std::string& id) const {
 // size, mtime and ctime in ns, the section table's checksum), and later opens of the unchanged
 // file check its structure only. Making, checking and stamping happen under PATH.lock, so of
 // several processes one makes or checks the params and the others wait and then use them.
-Result<ProvingKey> SrsCache::open_warm(const std::string& id, const RecordFn* record, bool& made,
-                                       bool& trusted) {
+Result<ProvingKey> ParamsCache::open_warm(const std::string& id, const RecordFn* record, bool& made,
+                                          bool& trusted) {
   const std::string path = params_path(id);
   const bool can_make = config_.setup_when_missing && record != nullptr;
   if (!fs::exists(path) && !can_make) return missing_params(id, path);
@@ -169,7 +169,7 @@ Result<ProvingKey> SrsCache::open_warm(const std::string& id, const RecordFn* re
   return groth16::load_params(path, groth16::ParamsLoadOptions::trusted());
 }
 
-Status SrsCache::recheck(const std::string& id) {
+Status ParamsCache::recheck(const std::string& id) {
   const std::string path = params_path(id);
   spdlog::warn(
       "params: proofs made with {} (trusted by its .validated stamp) do not verify; "
@@ -182,7 +182,7 @@ Status SrsCache::recheck(const std::string& id) {
                       }).status();
   if (full.ok()) return ok_status();  // the params are sound: the fault is elsewhere
   drop_stamp(path);
-  std::shared_ptr<Srs> dropped;
+  std::shared_ptr<HotParams> dropped;
   Reservation reservation;
   {
     std::lock_guard lock(mu_);
@@ -204,8 +204,8 @@ Status SrsCache::recheck(const std::string& id) {
                   path, full.message()));
 }
 
-Result<std::shared_ptr<Srs>> SrsCache::load(const std::string& id, const RecordFn* record,
-                                            const ReserveOptions& wait, bool& made) {
+Result<std::shared_ptr<HotParams>> ParamsCache::load(const std::string& id, const RecordFn* record,
+                                                     const ReserveOptions& wait, bool& made) {
   std::optional<ProvingKey> warm;
   {
     std::lock_guard lock(mu_);
@@ -224,27 +224,27 @@ Result<std::shared_ptr<Srs>> SrsCache::load(const std::string& id, const RecordF
                             " (wires or domain differ); remove both and make them again");
   }
   const uint64_t queries = query_bytes(*warm);
-  auto srs = std::make_shared<Srs>();
-  srs->circuit_id = id;
-  srs->memory = pipeline::circuit_memory(id, *warm, r1cs_memory_bytes(r1cs), shape_);
-  srs->resident_bytes = srs->memory.resident();
+  auto hot = std::make_shared<HotParams>();
+  hot->circuit_id = id;
+  hot->memory = pipeline::circuit_memory(id, *warm, r1cs_memory_bytes(r1cs), shape_);
+  hot->resident_bytes = hot->memory.resident();
   ReserveOptions w = wait;
   w.what = "params of " + id;
-  ZKP_ASSIGN_OR_RETURN(Reservation reservation, budget_.reserve(srs->resident_bytes, w));
+  ZKP_ASSIGN_OR_RETURN(Reservation reservation, budget_.reserve(hot->resident_bytes, w));
   ZKP_ASSIGN_OR_RETURN(Buffer buffer, allocate_(queries));
-  srs->pk = hot_copy(*warm, std::move(buffer));
-  srs->r1cs = std::move(r1cs);
-  srs->pvk = std::make_unique<groth16::PreparedVerifyingKey>(srs->pk.vk);
+  hot->pk = hot_copy(*warm, std::move(buffer));
+  hot->r1cs = std::move(r1cs);
+  hot->pvk = std::make_unique<groth16::PreparedVerifyingKey>(hot->pk.vk);
   std::lock_guard lock(mu_);
   Entry& e = *entries_.at(id);
   e.trusted_by_stamp = e.trusted_by_stamp || trusted;
-  srs->trusted_by_stamp = e.trusted_by_stamp;
+  hot->trusted_by_stamp = e.trusted_by_stamp;
   e.warm = std::move(warm);
   e.reservation = std::move(reservation);
-  return srs;
+  return hot;
 }
 
-Result<groth16::VerifyingKey> SrsCache::verifying_key(const std::string& id) {
+Result<groth16::VerifyingKey> ParamsCache::verifying_key(const std::string& id) {
   {
     std::lock_guard lock(mu_);
     if (auto it = entries_.find(id); it != entries_.end()) {
@@ -259,7 +259,7 @@ Result<groth16::VerifyingKey> SrsCache::verifying_key(const std::string& id) {
   return std::move(opened.vk);
 }
 
-Result<CircuitMemory> SrsCache::circuit_memory(const std::string& id) {
+Result<CircuitMemory> ParamsCache::circuit_memory(const std::string& id) {
   std::optional<ProvingKey> warm;
   {
     std::lock_guard lock(mu_);
@@ -282,7 +282,7 @@ Result<CircuitMemory> SrsCache::circuit_memory(const std::string& id) {
   return pipeline::circuit_memory(id, *warm, r1cs, shape_);
 }
 
-std::vector<std::string> SrsCache::circuits_on_disk() const {
+std::vector<std::string> ParamsCache::circuits_on_disk() const {
   std::vector<std::string> ids;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(config_.dir, ec)) {
@@ -294,8 +294,8 @@ std::vector<std::string> SrsCache::circuits_on_disk() const {
   return ids;
 }
 
-Result<SrsHandle> SrsCache::acquire(const std::string& id, const RecordFn& record,
-                                    const ReserveOptions& wait) {
+Result<ParamsHandle> ParamsCache::acquire(const std::string& id, const RecordFn& record,
+                                          const ReserveOptions& wait) {
   std::unique_lock lock(mu_);
   for (;;) {
     auto& slot = entries_[id];
@@ -303,7 +303,7 @@ Result<SrsHandle> SrsCache::acquire(const std::string& id, const RecordFn& recor
     if (slot->state == Entry::State::kHot) {
       slot->last_use = ++tick_;
       ++counters_.hits;
-      return SrsHandle(slot->hot);
+      return ParamsHandle(slot->hot);
     }
     if (slot->state == Entry::State::kAbsent) {
       slot->state = Entry::State::kLoading;
@@ -313,7 +313,7 @@ Result<SrsHandle> SrsCache::acquire(const std::string& id, const RecordFn& recor
   }
   lock.unlock();
   bool made = false;
-  Result<std::shared_ptr<Srs>> loaded = load(id, record ? &record : nullptr, wait, made);
+  Result<std::shared_ptr<HotParams>> loaded = load(id, record ? &record : nullptr, wait, made);
   lock.lock();
   Entry& e = *entries_.at(id);
   loaded_cv_.notify_all();
@@ -332,10 +332,10 @@ Result<SrsHandle> SrsCache::acquire(const std::string& id, const RecordFn& recor
       "tables {})",
       id, format_bytes(m.resident()), format_bytes(m.params), format_bytes(m.r1cs),
       format_bytes(m.start_scratch + m.finish_scratch), format_bytes(m.ntt_tables));
-  return SrsHandle(e.hot);
+  return ParamsHandle(e.hot);
 }
 
-Status SrsCache::preload(const std::string& id, ParamsChange* change) {
+Status ParamsCache::preload(const std::string& id, ParamsChange* change) {
   bool was_hot = false;
   {
     std::lock_guard lock(mu_);
@@ -344,13 +344,13 @@ Status SrsCache::preload(const std::string& id, ParamsChange* change) {
   }
   ReserveOptions wait;
   wait.what = "preload of " + id;
-  Result<SrsHandle> h = acquire(id, RecordFn(), wait);
+  Result<ParamsHandle> h = acquire(id, RecordFn(), wait);
   if (h.ok() && change != nullptr) *change = {(*h)->resident_bytes, was_hot};
   return h.status();
 }
 
-Status SrsCache::evict(const std::string& id, ParamsChange* change) {
-  std::shared_ptr<Srs> dropped;
+Status ParamsCache::evict(const std::string& id, ParamsChange* change) {
+  std::shared_ptr<HotParams> dropped;
   Reservation reservation;
   {
     std::lock_guard lock(mu_);
@@ -372,8 +372,8 @@ Status SrsCache::evict(const std::string& id, ParamsChange* change) {
   return ok_status();  // the copy and its reservation go here, outside the lock
 }
 
-uint64_t SrsCache::reclaim(uint64_t needed) {
-  std::vector<std::pair<std::shared_ptr<Srs>, Reservation>> dropped;
+uint64_t ParamsCache::reclaim(uint64_t needed) {
+  std::vector<std::pair<std::shared_ptr<HotParams>, Reservation>> dropped;
   uint64_t freed = 0;
   {
     std::lock_guard lock(mu_);
@@ -397,9 +397,9 @@ uint64_t SrsCache::reclaim(uint64_t needed) {
   return freed;
 }
 
-SrsStats SrsCache::stats() const {
+ParamsStats ParamsCache::stats() const {
   std::lock_guard lock(mu_);
-  SrsStats s = counters_;
+  ParamsStats s = counters_;
   for (const auto& [id, e] : entries_) {
     if (e->warm) ++s.warm;
     if (e->state != Entry::State::kHot) continue;
