@@ -13,6 +13,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "feature_required.h"
 #include "zkpipe/groth16/example_circuits.h"
 #include "zkpipe/groth16/prover.h"
 #include "zkpipe/groth16/setup.h"
@@ -241,9 +242,12 @@ TEST_CASE("compute plugins: backends that cannot run name the reason", "[compute
   CHECK_THAT(cpu_budget.status().message(), Contains("no device memory"));
 
   const CudaInfo cuda = read_cuda_info();
-  if (!std::filesystem::exists(std::string(ZKPIPE_TEST_PLUGIN_DIR) + "/cuda.so")) {
-    SUCCEED("cuda.so is not built here (ZKPIPE_CUDA=OFF)");
-  } else if (!cuda.status.ok()) {
+  const bool cuda_built = std::filesystem::exists(std::string(ZKPIPE_TEST_PLUGIN_DIR) + "/cuda.so");
+  REQUIRE(cuda_built == zkpipe::testing::kCudaBuilt);
+  if (!zkpipe::testing::feature_present(cuda_built, "CUDA", "cuda.so (the CUDA build, nvcc)")) {
+    return;
+  }
+  if (!cuda.status.ok()) {
     auto gpu = open("cuda");
     REQUIRE_FALSE(gpu.ok());
     CHECK(gpu.status().code() == Code::kUnavailable);

@@ -14,6 +14,7 @@
 #include "crypto/random_points.h"
 #include "engine/crypto/batch_add_ifma.h"
 #include "engine/crypto/msm_buckets.h"
+#include "feature_required.h"
 #include "zkpipe/crypto/curves.h"
 
 using namespace zkpipe::crypto;
@@ -122,8 +123,8 @@ void check_batch(const std::vector<G1Affine>& pool, size_t m, std::mt19937_64& r
 }  // namespace
 
 TEST_CASE("batch_add_g1_ifma matches scalar affine addition on random points", "[crypto]") {
-  if (!batch_add_g1_ifma_available()) {
-    WARN("CPU lacks AVX-512 IFMA: batch_add_g1_ifma not tested");
+  if (!zkpipe::testing::feature_present(batch_add_g1_ifma_available(), "IFMA",
+                                        "AVX-512 IFMA (batch_add_g1_ifma)")) {
     return;
   }
   std::mt19937_64 rng(20261130);
@@ -134,8 +135,8 @@ TEST_CASE("batch_add_g1_ifma matches scalar affine addition on random points", "
 }
 
 TEST_CASE("batch_add_g1_ifma matches scalar affine addition near 0 and p", "[crypto]") {
-  if (!batch_add_g1_ifma_available()) {
-    WARN("CPU lacks AVX-512 IFMA: batch_add_g1_ifma not tested");
+  if (!zkpipe::testing::feature_present(batch_add_g1_ifma_available(), "IFMA",
+                                        "AVX-512 IFMA (batch_add_g1_ifma)")) {
     return;
   }
   std::mt19937_64 rng(7);
@@ -147,11 +148,22 @@ TEST_CASE("batch_add_g1_ifma matches scalar affine addition near 0 and p", "[cry
   for (size_t m : {33, 80}) check_batch(mixed, m, rng);
 }
 
-TEST_CASE("batch_add_g1_ifma with no additions is a no-op", "[crypto]") {
-  if (!batch_add_g1_ifma_available()) {
-    WARN("CPU lacks AVX-512 IFMA: batch_add_g1_ifma not tested");
+TEST_CASE("batch_add_g1_ifma with no additions is a no-op, one touches only its target",
+          "[crypto]") {
+  if (!zkpipe::testing::feature_present(batch_add_g1_ifma_available(), "IFMA",
+                                        "AVX-512 IFMA (batch_add_g1_ifma)")) {
     return;
   }
-  batch_add_g1_ifma(nullptr, nullptr, nullptr, 0);
-  SUCCEED();
+  batch_add_g1_ifma(nullptr, nullptr, nullptr, 0);  // m = 0 touches no pointer
+  // A batch of one leaves every point outside it as it was.
+  std::mt19937_64 rng(3);
+  std::vector<G1Affine> points = random_points(3, rng);
+  const std::vector<G1Affine> before = points;
+  G1Affine* dst = &points[0];
+  const G1Affine* src = &points[1];
+  const uint8_t neg = 0;
+  batch_add_g1_ifma(&dst, &src, &neg, 1);
+  CHECK(points[1] == before[1]);
+  CHECK(points[2] == before[2]);
+  CHECK_FALSE(points[0] == before[0]);  // P + Q with Q != +-P is neither
 }

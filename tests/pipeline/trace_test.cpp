@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "feature_required.h"
 #include "temp_dir.h"
 #include "zkpipe/pipeline/trace.h"
 
@@ -363,8 +364,9 @@ TEST_CASE("Trace: timeline_svg escapes XML special characters in every text", "[
 }
 
 TEST_CASE("Trace: timeline_svg output is accepted by xmllint", "[pipeline]") {
-  if (std::system("command -v xmllint >/dev/null 2>&1") != 0) {
-    WARN("xmllint is not installed; skipping the well-formedness check");
+  if (!zkpipe::testing::feature_present(
+          std::system("command -v xmllint >/dev/null 2>&1") == 0, "XMLLINT",
+          "xmllint (Debian libxml2-utils, which scripts/setup installs)")) {
     return;
   }
   TraceRecorder recorder;

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "feature_required.h"
 #include "temp_dir.h"
 #include "tools/run_tool.h"
 #include "zkpipe/system.h"
@@ -124,6 +125,10 @@ TEST_CASE("zkpipe prove: compute.backend cuda proves on a GPU, else is refused n
   const zkpipe::CudaInfo cuda = zkpipe::read_cuda_info();
   const bool plugin_built =
       std::filesystem::exists(std::string(ZKPIPE_TEST_PLUGIN_DIR) + "/cuda.so");
+  REQUIRE(plugin_built == zkpipe::testing::kCudaBuilt);  // a CUDA build has made cuda.so
+  if (!plugin_built) {  // then the refusal of a missing plugin is checked below
+    zkpipe::testing::feature_present(false, "CUDA", "the CUDA build (nvcc; cuda.so)");
+  }
   if (plugin_built && cuda.status.ok() && !cuda.devices.empty()) {
     CHECK(r.exit_code == 0);  // a GPU host: proved on cuda0 and verified
     CHECK(r.output.find("device=cuda0") != std::string::npos);
