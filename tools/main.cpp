@@ -20,8 +20,6 @@ int main(int argc, char** argv) {
   zkpipe::tool::add_check_system(app, &exit_code);
   zkpipe::tool::add_params(app, &exit_code);
   zkpipe::tool::add_groth16(app, &exit_code);
-  zkpipe::tool::add_porep(app, &exit_code);
-  zkpipe::tool::add_snapdeals(app, &exit_code);
   zkpipe::tool::add_prove_once(app, &exit_code);
   zkpipe::tool::add_proof_type_command(app, &exit_code);
   try {

@@ -15,13 +15,13 @@ t=(--threads 1)
 for shape in tiny 2KiB; do
   data=$dir/sectors/$shape.sector
   key=$dir/sectors/$shape-key.sector
-  "$tool" porep seal --shape "$shape" --seed 1 --out "$data" "${t[@]}"
-  "$tool" porep seal --shape "$shape" --empty --seed 2 --out "$key" "${t[@]}"
-  porep=(porep vanilla --sector "$data" --challenge-seed c "${t[@]}")
+  "$tool" proof-type porep seal --shape "$shape" --seed 1 --out "$data" "${t[@]}"
+  "$tool" proof-type porep seal --shape "$shape" --empty --seed 2 --out "$key" "${t[@]}"
+  porep=(proof-type porep vanilla --sector "$data" --challenge-seed c "${t[@]}")
   "$tool" "${porep[@]}" --out "$dir/seeds/porep/$shape.bin"
   "$tool" "${porep[@]}" --json --out "$dir/seeds/porep/$shape.json"
   "$tool" "${porep[@]}" --partition 1 --out "$dir/seeds/porep/$shape-p1.bin"
-  snap=(snapdeals update --sector "$key" --data-seed d "${t[@]}")
+  snap=(proof-type snapdeals update --sector "$key" --data-seed d "${t[@]}")
   "$tool" "${snap[@]}" --out "$dir/seeds/snapdeals/$shape.bin"
   "$tool" "${snap[@]}" --json --out "$dir/seeds/snapdeals/$shape.json"
   "$tool" "${snap[@]}" --partition 1 --out "$dir/seeds/snapdeals/$shape-p1.bin"

@@ -1,5 +1,5 @@
 # tests/hostile/cases_requests.py: hostile requests (vanilla proofs) and configs.
-# Class 8: tiny porep and snapdeals requests (zkpipe-tool porep vanilla / snapdeals update) with
+# Class 8: tiny porep and snapdeals requests (zkpipe-tool proof-type porep vanilla / snapdeals update) with
 # shape.partitions changed from 2 to 3 or 64 (JSON and binary), unknown JSON keys, a 3 MB number
 # (a message may not echo more than ~200 characters of it), a config nested 10,000 levels deep
 # ("nesting too deep"), a config that is a symlink loop ("symlink loop"), a FIFO or a private

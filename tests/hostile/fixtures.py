@@ -97,7 +97,7 @@ class Fixtures:
     def porep_sector(self):
         def make():
             p = os.path.join(self._dir("porep"), "sector")
-            self._must("porep seal", [self.tool, "porep", "seal", "--shape", "tiny", "--seed",
+            self._must("porep seal", [self.tool, "proof-type", "porep", "seal", "--shape", "tiny", "--seed",
                                       str(self.seed), "--out", p], timeout=60)
             return p
         return self._once("porep_sector", make)
@@ -109,7 +109,7 @@ class Fixtures:
             sector = self.porep_sector()
             name = "vanilla" + "".join(f"-p{k}" for k in partitions) + (".json" if json else ".bin")
             p = os.path.join(self._dir("porep"), name)
-            cmd = [self.tool, "porep", "vanilla", "--sector", sector, "--challenge-seed",
+            cmd = [self.tool, "proof-type", "porep", "vanilla", "--sector", sector, "--challenge-seed",
                    f"c{self.seed}", "--out", p]
             for k in partitions:
                 cmd += ["--partition", str(k)]
@@ -122,7 +122,7 @@ class Fixtures:
     def snap_sector(self):
         def make():
             p = os.path.join(self._dir("snapdeals"), "sector")
-            self._must("porep seal --empty", [self.tool, "porep", "seal", "--shape", "tiny",
+            self._must("porep seal --empty", [self.tool, "proof-type", "porep", "seal", "--shape", "tiny",
                                               "--empty", "--seed", str(self.seed), "--out", p],
                        timeout=60)
             return p
@@ -135,7 +135,7 @@ class Fixtures:
             sector = self.snap_sector()
             name = "update" + "".join(f"-p{k}" for k in partitions) + (".json" if json else ".bin")
             p = os.path.join(self._dir("snapdeals"), name)
-            cmd = [self.tool, "snapdeals", "update", "--sector", sector, "--data-seed",
+            cmd = [self.tool, "proof-type", "snapdeals", "update", "--sector", sector, "--data-seed",
                    f"d{self.seed}", "--out", p]
             for k in partitions:
                 cmd += ["--partition", str(k)]

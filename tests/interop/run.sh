@@ -228,14 +228,14 @@ run_proof_type() {
   mkdir -p "$dir"
   local vanilla="$dir/vanilla.bin"
   if [[ $type == porep ]]; then
-    check "$name: porep seal" 0 "$TOOL" porep seal --shape "$shape" --seed "$shape" \
+    check "$name: porep seal" 0 "$TOOL" proof-type porep seal --shape "$shape" --seed "$shape" \
       --out "$dir/sector" || return
-    check "$name: porep vanilla (every partition)" 0 "$TOOL" porep vanilla --sector \
+    check "$name: porep vanilla (every partition)" 0 "$TOOL" proof-type porep vanilla --sector \
       "$dir/sector" --challenge-seed "c-$shape" --out "$vanilla" || return
   else
-    check "$name: porep seal --empty (the sector key)" 0 "$TOOL" porep seal --shape "$shape" \
+    check "$name: porep seal --empty (the sector key)" 0 "$TOOL" proof-type porep seal --shape "$shape" \
       --empty --seed "$shape" --out "$dir/sector" || return
-    check "$name: snapdeals update (every partition)" 0 "$TOOL" snapdeals update --sector \
+    check "$name: snapdeals update (every partition)" 0 "$TOOL" proof-type snapdeals update --sector \
       "$dir/sector" --data-seed "d-$shape" --out "$vanilla" || return
   fi
   check "$name: $type check accepts the vanilla proofs" 0 "$TOOL" "$type" check "$vanilla" || true
@@ -295,7 +295,7 @@ EOF
 POST_RANDOMNESS=$(printf '%064x' 2026)
 seal_post_sectors() {
   for i in 1 2 3; do
-    "$TOOL" porep seal --shape tiny --seed "post-$i" --out "$WORK/post-s$i.sector" || return
+    "$TOOL" proof-type porep seal --shape tiny --seed "post-$i" --out "$WORK/post-s$i.sector" || return
   done
 }
 # run_post TYPE PARTITIONS

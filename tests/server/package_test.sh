@@ -160,10 +160,10 @@ step "prove a tiny porep request with the installed zkpipe, plugins and cpu.yaml
 # --params-dir, so nothing is written next to the installed config.
 params=$build/tests/params
 mkdir -p "$params"
-(cd "$tmp" && timeout 60 "$tool" porep seal --shape tiny --seed package-test \
+(cd "$tmp" && timeout 60 "$tool" proof-type porep seal --shape tiny --seed package-test \
     --out tiny.sector >/dev/null &&
-  timeout 60 "$tool" porep vanilla --sector tiny.sector --challenge-seed package-test \
-    --out porep.vanilla >/dev/null) || fail "zkpipe-tool porep seal / vanilla"
+  timeout 60 "$tool" proof-type porep vanilla --sector tiny.sector --challenge-seed package-test \
+    --out porep.vanilla >/dev/null) || fail "zkpipe-tool proof-type porep seal / vanilla"
 timeout 240 "$zkpipe" prove --config "$root/usr/share/zkpipe/configs/cpu.yaml" \
   --params-dir "$params" --proof porep --input "$tmp/porep.vanilla" --out "$tmp/porep.proof" \
   >"$tmp/prove.log" 2>&1 || { rc=$?; tail -30 "$tmp/prove.log" >&2; fail "zkpipe prove: exit $rc"; }

@@ -55,8 +55,11 @@ std::vector<uint32_t> indices_of(const std::string& type, const std::string& req
 TEST_CASE("porep plugin: a request's partitions report their index in the sector",
           "[tool][porep][plugin]") {
   const TempDir dir("zkpipe_partition_index_porep");
-  REQUIRE(run_tool("porep seal --shape tiny --seed 1 --out " + dir.file("s")).exit_code == 0);
-  const std::string vanilla = "porep vanilla --sector " + dir.file("s") + " --challenge-seed c ";
+  REQUIRE(
+      run_tool("proof-type porep seal --shape tiny --seed 1 --out " + dir.file("s")).exit_code ==
+      0);
+  const std::string vanilla =
+      "proof-type porep vanilla --sector " + dir.file("s") + " --challenge-seed c ";
   REQUIRE(run_tool(vanilla + "--partition 1 --out " + dir.file("p1.bin")).exit_code == 0);
   REQUIRE(run_tool(vanilla + "--partition 1 --partition 0 --json --out " + dir.file("p10.json"))
               .exit_code == 0);

@@ -84,19 +84,21 @@ void exercise(const std::string& type, const std::string& request) {
 
 TEST_CASE("Proof-type plugins: porep through the C ABI", "[plugin][porep]") {
   const TempDir dir("zkpipe_porep_plugin_test");
-  REQUIRE(run_tool("porep seal --shape tiny --seed 3 --out " + dir.file("s")).exit_code == 0);
-  REQUIRE(run_tool("porep vanilla --sector " + dir.file("s") + " --challenge-seed c --out " +
-                   dir.file("v.bin"))
+  REQUIRE(
+      run_tool("proof-type porep seal --shape tiny --seed 3 --out " + dir.file("s")).exit_code ==
+      0);
+  REQUIRE(run_tool("proof-type porep vanilla --sector " + dir.file("s") +
+                   " --challenge-seed c --out " + dir.file("v.bin"))
               .exit_code == 0);
   exercise("porep", dir.file("v.bin"));
 }
 
 TEST_CASE("Proof-type plugins: snapdeals through the C ABI", "[plugin][snapdeals]") {
   const TempDir dir("zkpipe_snapdeals_plugin_test");
-  REQUIRE(run_tool("porep seal --shape tiny --empty --seed 3 --out " + dir.file("k")).exit_code ==
-          0);
-  REQUIRE(run_tool("snapdeals update --sector " + dir.file("k") + " --data-seed d --json --out " +
-                   dir.file("v.json"))
+  REQUIRE(run_tool("proof-type porep seal --shape tiny --empty --seed 3 --out " + dir.file("k"))
+              .exit_code == 0);
+  REQUIRE(run_tool("proof-type snapdeals update --sector " + dir.file("k") +
+                   " --data-seed d --json --out " + dir.file("v.json"))
               .exit_code == 0);
   exercise("snapdeals", dir.file("v.json"));
 }

@@ -1,7 +1,9 @@
 // The `porep` proof-type plugin: a request is a vanilla-proof file (binary, or JSON when it
 // starts with '{'); parse decodes and fully checks it; each partition in the file is one proof.
 // Presets: the sector shapes of porep::shape_presets(); a sample request seals a synthetic sector
-// from the seed and holds the vanilla proofs of every partition.
+// from the seed and holds the vanilla proofs of every partition. Its command line (`zkpipe-tool
+// proof-type porep shapes|seal|vanilla|check`) is in porep_command.cpp.
+#include "porep_command.h"
 #include "zkpipe/porep/circuit.h"
 #include "zkpipe/porep/vanilla.h"
 #include "zkpipe/sdk/proof_type_plugin.h"
@@ -87,6 +89,10 @@ Status run_self_test() {
   return plugins::self_test_sample<parse, sample>(kPresets, "tiny", 1);
 }
 
+// No scheduling defaults (normal priority, no deadline); the command line: porep_command.cpp.
+constexpr plugins::Schedule kSchedule{};
+
 }  // namespace
 
-ZKP_EXPORT_PROOF_TYPE_WITH_PRESETS(kName, "0.1.0", parse, run_self_test, kPresets, sample);
+ZKP_EXPORT_PROOF_TYPE_SCHEDULED(kName, "0.1.0", parse, run_self_test, kPresets, sample, kSchedule,
+                                zkpipe::porep::run_command);

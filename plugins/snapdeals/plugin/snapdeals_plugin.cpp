@@ -3,6 +3,7 @@
 // Presets: the shapes of snapdeals::shape_presets(); a sample request seals an empty (CC) sector
 // of the same size from the seed, encodes seeded data into it and holds the vanilla proofs of
 // every partition.
+#include "snapdeals_command.h"
 #include "zkpipe/sdk/proof_type_plugin.h"
 #include "zkpipe/sdk/request.h"
 #include "zkpipe/snapdeals/circuit.h"
@@ -90,6 +91,10 @@ Status run_self_test() {
   return plugins::self_test_sample<parse, sample>(kPresets, "tiny", 1);
 }
 
+// No scheduling defaults (normal priority, no deadline); the command line: snapdeals_command.cpp.
+constexpr plugins::Schedule kSchedule{};
+
 }  // namespace
 
-ZKP_EXPORT_PROOF_TYPE_WITH_PRESETS(kName, "0.1.0", parse, run_self_test, kPresets, sample);
+ZKP_EXPORT_PROOF_TYPE_SCHEDULED(kName, "0.1.0", parse, run_self_test, kPresets, sample, kSchedule,
+                                zkpipe::snapdeals::run_command);

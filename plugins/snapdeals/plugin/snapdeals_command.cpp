@@ -1,15 +1,20 @@
-// `zkpipe-tool snapdeals`: the snapdeals proof type's inputs, made and checked without the engine:
+// plugins/snapdeals/plugin/snapdeals_command.cpp: the snapdeals proof type's own command line
+// (ABI 1.3 `command`), run by `zkpipe-tool proof-type snapdeals ...`: its inputs, made and checked
+// without the engine:
 //   shapes  the presets, with each one's constraints per partition
 //   update  sealed empty sector (porep seal --empty) + data seed -> vanilla proofs
 //   check   decode and fully check a snapdeals vanilla-proof file
 // Thread-safety: main thread only.
 #include <bit>
+#include <exception>
 #include <memory>
+#include <vector>
 
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "commands.h"
+#include "snapdeals_command.h"
 #include "zkpipe/sdk/clock.h"
 #include "zkpipe/sdk/file_io.h"
 #include "zkpipe/sdk/output_file.h"
@@ -18,10 +23,19 @@
 #include "zkpipe/snapdeals/circuit.h"
 #include "zkpipe/snapdeals/vanilla.h"
 
-namespace zkpipe::tool {
+namespace zkpipe::snapdeals {
 namespace {
 
-using namespace zkpipe::snapdeals;
+// Runs a subcommand; an exception that escapes it is "<name>: internal error: ..." (exit 1).
+template <typename Run>
+int guarded(const char* name, Run&& run) {
+  try {
+    return run();
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "{}: internal error: {}\n", name, e.what());
+    return 1;
+  }
+}
 
 int fail(const char* cmd, const Status& s) {
   fmt::print(stderr, "snapdeals {}: {}\n", cmd, s.to_string());
@@ -120,9 +134,13 @@ int run_check(const std::string& path, unsigned threads) {
 
 }  // namespace
 
-void add_snapdeals(CLI::App& app, int* exit_code) {
-  CLI::App* cmd = app.add_subcommand(
-      "snapdeals", "SnapDeals-style empty-sector update inputs: shapes, encoding, vanilla proofs");
+int run_command(std::span<const std::string> args) {
+  CLI::App app{
+      "snapdeals: SnapDeals-style empty-sector update inputs: shapes, encoding, vanilla proofs"};
+  app.name("zkpipe-tool proof-type " + args[0]);
+  int code = 0;
+  int* exit_code = &code;
+  CLI::App* cmd = &app;
   cmd->require_subcommand(1);
   auto json = std::make_shared<bool>(false);
   CLI::App* shapes = cmd->add_subcommand("shapes", "The presets and their circuit sizes");
@@ -155,6 +173,18 @@ void add_snapdeals(CLI::App& app, int* exit_code) {
   check->callback([path, threads, exit_code] {
     *exit_code = guarded("snapdeals check", [&] { return run_check(*path, *threads); });
   });
+  if (args.size() == 2 && (args[1] == "help" || args[1] == "--help" || args[1] == "-h")) {
+    fmt::print("{}", app.help());  // `proof-type snapdeals help`, as every proof type has
+    return 0;
+  }
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  return code;
 }
 
-}  // namespace zkpipe::tool
+}  // namespace zkpipe::snapdeals

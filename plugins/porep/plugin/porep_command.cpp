@@ -1,4 +1,6 @@
-// `zkpipe-tool porep`: the porep proof type's inputs, made and checked without the engine:
+// plugins/porep/plugin/porep_command.cpp: the porep proof type's own command line (ABI 1.3
+// `command`), run by `zkpipe-tool proof-type porep ...`: its inputs, made and checked without the
+// engine:
 //   shapes   the presets, with each one's constraints per partition (counted, not recorded)
 //   seal     synthetic sector from a seed -> sealed-sector cache (data + labels)
 //   vanilla  cache + challenge seed -> vanilla proofs of chosen partitions (binary or JSON)
@@ -8,12 +10,15 @@
 
 #include <bit>
 #include <cctype>
+#include <exception>
 #include <memory>
+#include <vector>
 
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "commands.h"
+#include "porep_command.h"
 #include "zkpipe/porep/circuit.h"
 #include "zkpipe/porep/vanilla.h"
 #include "zkpipe/sdk/clock.h"
@@ -22,10 +27,19 @@
 #include "zkpipe/sdk/request.h"
 #include "zkpipe/sector/sector_file.h"
 
-namespace zkpipe::tool {
+namespace zkpipe::porep {
 namespace {
 
-using namespace zkpipe::porep;
+// Runs a subcommand; an exception that escapes it is "<name>: internal error: ..." (exit 1).
+template <typename Run>
+int guarded(const char* name, Run&& run) {
+  try {
+    return run();
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "{}: internal error: {}\n", name, e.what());
+    return 1;
+  }
+}
 
 int fail(const char* cmd, const Status& s) {
   fmt::print(stderr, "porep {}: {}\n", cmd, s.to_string());
@@ -170,9 +184,12 @@ int run_check(const std::string& path, unsigned threads) {
 
 }  // namespace
 
-void add_porep(CLI::App& app, int* exit_code) {
-  CLI::App* porep = app.add_subcommand(
-      "porep", "StackedDRG-style PoRep inputs: shapes, synthetic sealing, vanilla proofs");
+int run_command(std::span<const std::string> args) {
+  CLI::App app{"porep: StackedDRG-style PoRep inputs: shapes, synthetic sealing, vanilla proofs"};
+  app.name("zkpipe-tool proof-type " + args[0]);
+  int code = 0;
+  int* exit_code = &code;
+  CLI::App* porep = &app;
   porep->require_subcommand(1);
 
   auto json = std::make_shared<bool>(false);
@@ -227,6 +244,18 @@ void add_porep(CLI::App& app, int* exit_code) {
   check->callback([path, threads, exit_code] {
     *exit_code = guarded("porep check", [&] { return run_check(*path, *threads); });
   });
+  if (args.size() == 2 && (args[1] == "help" || args[1] == "--help" || args[1] == "-h")) {
+    fmt::print("{}", app.help());  // `proof-type porep help`, as every proof type has
+    return 0;
+  }
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  return code;
 }
 
-}  // namespace zkpipe::tool
+}  // namespace zkpipe::porep
