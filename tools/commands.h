@@ -10,6 +10,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "zkpipe/sdk/cli_command.h"
+
 namespace zkpipe::tool {
 
 void add_validate(CLI::App& app, int* exit_code);
@@ -28,14 +30,6 @@ void add_proof_type_command(CLI::App& app, int* exit_code);
 
 // Runs a subcommand and returns its exit code; an exception that escapes it is reported as
 // "<name>: internal error: ..." with exit code 1 (never an abort).
-template <typename Run>
-int guarded(const char* name, Run&& run) {
-  try {
-    return run();
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "{}: internal error: {}\n", name, e.what());
-    return 1;
-  }
-}
+using sdk::guarded;
 
 }  // namespace zkpipe::tool

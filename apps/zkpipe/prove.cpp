@@ -173,8 +173,9 @@ void add_prove(CLI::App& app, int* exit_code) {
       "prove", "Prove one request through the pipeline of a config; print where the time went");
   cmd->add_option("--config", o->config, "pipeline config (configs/*.yaml)")->required();
   cmd->add_option("--proof", o->proof, "proof type plugin: porep, snapdeals, ...")->required();
-  cmd->add_option("--input", o->input,
-                  "the request, e.g. vanilla proofs (zkpipe-tool proof-type porep vanilla); or --preset");
+  cmd->add_option(
+      "--input", o->input,
+      "the request, e.g. vanilla proofs (zkpipe-tool proof-type porep vanilla); or --preset");
   cmd->add_option("--preset", o->preset,
                   "prove the sample request of this preset, made by the proof type's plugin");
   o->seed_option = cmd->add_option("--seed", o->seed, "--preset: the sample's seed (default 0)");

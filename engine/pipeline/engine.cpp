@@ -72,7 +72,8 @@ Result<std::unique_ptr<Engine>> Engine::create(const Config& config, EngineOptio
   impl->params_cache = std::make_unique<ParamsCache>(
       config.params, *impl->budget, [raw](uint64_t bytes) { return raw->allocate(bytes); },
       impl->shape);
-  impl->budget->set_reclaimer([raw](uint64_t needed) { return raw->params_cache->reclaim(needed); });
+  impl->budget->set_reclaimer(
+      [raw](uint64_t needed) { return raw->params_cache->reclaim(needed); });
   impl->plan_text = impl->startup_prediction(plan, info);
   spdlog::info("{}: {}", config.path, impl->plan_text);
   impl->options.check_plan = options.check_plan;

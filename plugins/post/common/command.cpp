@@ -1,6 +1,7 @@
 // The plugins' command line (post_plugin.h), run by `zkpipe-tool proof-type TYPE ...`:
 //   vanilla --sector FILE:SECTOR_ID ... --randomness HEX --out FILE [--json] [--shape NAME]
-//           [--threads N]   sealed sectors (`zkpipe-tool proof-type porep seal`) -> a checked request
+//           [--threads N]   sealed sectors (`zkpipe-tool proof-type porep seal`) -> a checked
+//           request
 //   shapes                  the presets: shape, sample sectors, partitions, circuit size
 //   help                    this usage
 #include <cstdio>
@@ -27,15 +28,16 @@ struct VanillaOptions {
 };
 
 void usage(const std::string& type, FILE* to) {
-  std::fprintf(to,
-               "usage: zkpipe-tool proof-type %s vanilla --sector FILE:SECTOR_ID [--sector ...]\n"
-               "           --randomness HEX --out FILE [--json] [--shape NAME] [--threads N]\n"
-               "       zkpipe-tool proof-type %s shapes\n"
-               "       zkpipe-tool proof-type %s help\n"
-               "vanilla: the vanilla proofs of sealed sectors (zkpipe-tool proof-type porep seal) for the\n"
-               "32-byte randomness (64 hex digits), checked, in the binary format (--json: JSON);\n"
-               "the shape defaults to the first preset of the sectors' size.\n",
-               type.c_str(), type.c_str(), type.c_str());
+  std::fprintf(
+      to,
+      "usage: zkpipe-tool proof-type %s vanilla --sector FILE:SECTOR_ID [--sector ...]\n"
+      "           --randomness HEX --out FILE [--json] [--shape NAME] [--threads N]\n"
+      "       zkpipe-tool proof-type %s shapes\n"
+      "       zkpipe-tool proof-type %s help\n"
+      "vanilla: the vanilla proofs of sealed sectors (zkpipe-tool proof-type porep seal) for the\n"
+      "32-byte randomness (64 hex digits), checked, in the binary format (--json: JSON);\n"
+      "the shape defaults to the first preset of the sectors' size.\n",
+      type.c_str(), type.c_str(), type.c_str());
 }
 
 Result<uint64_t> parse_u64(const std::string& s, const std::string& what) {

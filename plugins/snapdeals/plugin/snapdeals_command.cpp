@@ -6,15 +6,13 @@
 //   check   decode and fully check a snapdeals vanilla-proof file
 // Thread-safety: main thread only.
 #include <bit>
-#include <exception>
 #include <memory>
-#include <vector>
 
 #include <fmt/core.h>
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "snapdeals_command.h"
+#include "zkpipe/sdk/cli_command.h"
 #include "zkpipe/sdk/clock.h"
 #include "zkpipe/sdk/file_io.h"
 #include "zkpipe/sdk/output_file.h"
@@ -26,16 +24,7 @@
 namespace zkpipe::snapdeals {
 namespace {
 
-// Runs a subcommand; an exception that escapes it is "<name>: internal error: ..." (exit 1).
-template <typename Run>
-int guarded(const char* name, Run&& run) {
-  try {
-    return run();
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "{}: internal error: {}\n", name, e.what());
-    return 1;
-  }
-}
+using sdk::guarded;
 
 int fail(const char* cmd, const Status& s) {
   fmt::print(stderr, "snapdeals {}: {}\n", cmd, s.to_string());
@@ -173,18 +162,7 @@ int run_command(std::span<const std::string> args) {
   check->callback([path, threads, exit_code] {
     *exit_code = guarded("snapdeals check", [&] { return run_check(*path, *threads); });
   });
-  if (args.size() == 2 && (args[1] == "help" || args[1] == "--help" || args[1] == "-h")) {
-    fmt::print("{}", app.help());  // `proof-type snapdeals help`, as every proof type has
-    return 0;
-  }
-  std::vector<const char*> argv;
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  try {
-    app.parse(static_cast<int>(argv.size()), argv.data());
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
-  return code;
+  return sdk::run_cli(app, args, code);
 }
 
 }  // namespace zkpipe::snapdeals

@@ -1,5 +1,5 @@
-// zkpipe/sector/sector_file.h: the sealed-sector cache `zkpipe-tool proof-type porep seal` writes and
-// `porep vanilla` reads: the shape, the replica id, the data and every layer's labels in the
+// zkpipe/sector/sector_file.h: the sealed-sector cache `zkpipe-tool proof-type porep seal` writes
+// and `porep vanilla` reads: the shape, the replica id, the data and every layer's labels in the
 // sectioned container (magic "ZKPSECTR", per-section SHA-256). Trees are rebuilt on load.
 // Thread-safety: reentrant.
 #pragma once
