@@ -228,7 +228,7 @@ inline void check_reap(const StoreUnderTest& sut) {
 
   // w1 is avoided; w2 takes x at once; w1 gets y back once a lease has passed.
   CHECK(claim_ok(*store, "w1").empty());
-  const Claimed cx = claim_one(*store, "w2");
+  const Claimed cx = claim_one_due(*store, "w2");  // after the 1 ms back-off
   CHECK(cx.id == x);
   CHECK(cx.attempt == 2);
   const auto avoided_from = std::chrono::steady_clock::now();

@@ -95,6 +95,11 @@ inline Claimed claim_one(JobStore& store, const std::string& worker) {
   return std::move(c[0]);
 }
 
+// One job claimed once it is due: a job queued again after a failed attempt or a reap waits out
+// its back-off (retry_backoff_ms, on the store's clock) first, so a claim in the same
+// millisecond finds nothing. Fails after eventually()'s limit.
+Claimed claim_one_due(JobStore& store, const std::string& worker);
+
 inline JobRecord get_ok(JobStore& store, uint64_t id, bool with_result = false) {
   Result<std::optional<JobRecord>> r = store.get(id, with_result);
   INFO(r.status().to_string());
@@ -123,6 +128,17 @@ inline bool eventually(const std::function<bool()>& done, int64_t limit_ms = 5'0
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   return true;
+}
+
+inline Claimed claim_one_due(JobStore& store, const std::string& worker) {
+  std::optional<Claimed> got;
+  REQUIRE(eventually([&] {
+    std::vector<Claimed> c = claim_ok(store, worker);
+    REQUIRE(c.size() <= 1);
+    if (!c.empty()) got = std::move(c[0]);
+    return got.has_value();
+  }));
+  return std::move(*got);
 }
 
 }  // namespace zkpipe::store::conformance

@@ -123,7 +123,7 @@ TEST_CASE("PostgresStore: a reaped worker's late completion loses to the next ow
     REQUIRE(n.ok());
     return *n == 1;
   }));
-  const Claimed second = claim_one(*b, "worker-b");
+  const Claimed second = claim_one_due(*b, "worker-b");  // after the 1 ms back-off
   CHECK(second.id == id);
   CHECK(second.fence > first.fence);
   CHECK(second.attempt == 2);
