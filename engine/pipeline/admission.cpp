@@ -114,11 +114,11 @@ Result<Submitted> Engine::Impl::submit(JobRequest request) {
   return enqueue(std::move(job), request);
 }
 
-// Under mu: refused while draining or with no compute left; the job a repeated request id names
+// Takes mu: refused while draining or with no compute left; the job a repeated request id names
 // (attached); else nothing known yet (attached = false).
 Result<Submitted> Engine::Impl::admit(const JobRequest& request, const std::string& what,
                                       const Sha256Digest& hash) {
-  std::lock_guard lock(mu);
+  MutexLock lock(mu);
   if (!accepting) return unavailable("the engine is draining; " + what + " not accepted");
   if (!no_compute.ok()) return no_compute.with_context(what + " not accepted");
   forget_expired();
@@ -241,7 +241,7 @@ Result<Submitted> Engine::Impl::enqueue(std::shared_ptr<Job> job, const JobReque
   const JobInfo& info = job->info;
   const uint32_t parts = info.partitions;
   const Sha256Digest& hash = job->input_hash;
-  std::unique_lock lock(m.mu);
+  UniqueLock lock(m.mu);
   if (!m.accepting) return unavailable("the engine is draining; " + what + " not accepted");
   // A twin may have been accepted meanwhile: the same request attaches to it, another one with
   // the same id is refused (compared here, under the lock, like the first time).

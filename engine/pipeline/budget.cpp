@@ -99,7 +99,7 @@ void MemoryBudget::pump_locked(bool nudge) {
 }
 
 void MemoryBudget::release_bytes(uint64_t bytes, bool held) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   assert(bytes <= reserved_);
   reserved_ -= std::min(bytes, reserved_);
   if (held) held_ -= std::min(bytes, held_);
@@ -109,7 +109,7 @@ void MemoryBudget::release_bytes(uint64_t bytes, bool held) {
 Result<Reservation> MemoryBudget::reserve(uint64_t bytes, const ReserveOptions& options) {
   if (bytes == 0) return Reservation();
   const auto start = std::chrono::steady_clock::now();
-  std::unique_lock<std::mutex> lock(mu_);
+  UniqueLock lock(mu_);
   if (closed_) {
     lock.unlock();
     return aborted("memory budget closed (" + label(options.what) + ", " + format_bytes(bytes) +
@@ -145,7 +145,7 @@ Result<Reservation> MemoryBudget::reserve(uint64_t bytes, const ReserveOptions& 
   pump_locked(/*nudge=*/false);  // a new head (higher priority) may fit at once
 
   // Removes the waiter and lets the ones behind it through.
-  auto leave = [&] {
+  auto leave = [&]() ZKP_REQUIRES(mu_) {
     const bool was_head = queue_.begin()->first == key;
     queue_.erase(key);
     if (was_head) pump_locked(/*nudge=*/true);
@@ -210,9 +210,9 @@ Result<Reservation> MemoryBudget::reserve(uint64_t bytes, const ReserveOptions& 
       continue;
     }
     if (options.deadline) {
-      waiter.cv.wait_until(lock, *options.deadline);
+      waiter.cv.wait_until(lock.native(), *options.deadline);
     } else {
-      waiter.cv.wait(lock);
+      waiter.cv.wait(lock.native());
     }
   }
 }
@@ -222,7 +222,7 @@ Result<Reservation> MemoryBudget::reserve_keeping(uint64_t bytes, uint64_t keep_
   if (bytes == 0) return Reservation();
   uint64_t reserved = 0, held = 0;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (closed_) return aborted("memory budget closed (" + label(what) + ")");
     reserved = reserved_;
     held = held_;
@@ -253,7 +253,7 @@ Result<Reservation> MemoryBudget::try_reserve(uint64_t bytes, std::string_view w
   uint64_t reserved = 0;
   size_t waiting = 0;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     closed = closed_;
     reserved = reserved_;
     waiting = queue_.size();
@@ -276,23 +276,23 @@ Result<Reservation> MemoryBudget::try_reserve(uint64_t bytes, std::string_view w
 }
 
 void MemoryBudget::set_reclaimer(std::function<uint64_t(uint64_t)> reclaimer) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   reclaimer_ = std::move(reclaimer);
 }
 
 void MemoryBudget::notify() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   for (auto& [key, waiter] : queue_) waiter->cv.notify_one();
 }
 
 void MemoryBudget::close() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   closed_ = true;
   for (auto& [key, waiter] : queue_) waiter->cv.notify_one();
 }
 
 BudgetStats MemoryBudget::stats() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   BudgetStats s;
   s.total = total_;
   s.reserved = reserved_;

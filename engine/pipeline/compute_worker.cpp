@@ -16,18 +16,16 @@
 namespace zkpipe::pipeline {
 
 // Under mu: the worker's device no longer takes work (quarantined). The worker stops; when it
-// was the last one, every unfinished job fails with the reason and submit refuses new ones.
+// was the last one, every unfinished job fails with the reason and submit refuses new ones
+// (their warnings and freed work are left in `later`, for the caller to flush without mu).
 void Engine::Impl::retire_compute_worker(const std::string& track, const Status& health,
-                                         std::unique_lock<std::mutex>& lock) {
+                                         Deferred& later) {
   worker_state[track] = "stopped: " + health.message();
-  Deferred later;
   later.warnings.push_back(fmt::format("{} stops: {}", track, health.message()));
   if (--live_compute == 0) {
     no_compute = unavailable("no compute device is left: " + health.message());
     for (auto& [id, job] : jobs) end_job(*job, JobState::kFailed, no_compute, later);
   }
-  lock.unlock();
-  later.flush();
 }
 
 size_t Engine::Impl::urgent_synthesizing() const {
@@ -48,20 +46,24 @@ void Engine::Impl::compute_loop(size_t device, size_t worker) {
   // While a partition that holds its memory is being synthesized and has a higher priority than
   // every ready one, one compute worker per such partition waits for it instead of starting
   // lower-priority work (the wait is its synthesis time, never a memory wait).
-  std::unique_lock lock(mu);
+  UniqueLock lock(mu);
   for (;;) {
     worker_state[track] = "idle";
-    compute_cv.wait(lock, [&] { return stopping || !ready.empty(); });
+    compute_cv.wait(lock.native(), [&]() ZKP_REQUIRES(mu) { return stopping || !ready.empty(); });
     if (stopping) return;
     if (compute_held < urgent_synthesizing()) {
       ++compute_held;
       worker_state[track] = "waiting for a higher-priority partition's synthesis";
-      compute_cv.wait(lock, [&] { return stopping || urgent_synthesizing() == 0; });
+      compute_cv.wait(lock.native(),
+                      [&]() ZKP_REQUIRES(mu) { return stopping || urgent_synthesizing() == 0; });
       --compute_held;
       continue;
     }
     if (Status health = compute->device_status(device); !health.ok()) {
-      retire_compute_worker(track, health, lock);
+      Deferred later;
+      retire_compute_worker(track, health, later);
+      lock.unlock();
+      later.flush();
       return;
     }
     auto node = ready.extract(ready.begin());
@@ -119,7 +121,7 @@ void Engine::Impl::compute_loop(size_t device, size_t worker) {
       log_gpu_timing(*work);
     }
     Deferred later;
-    lock = lock_timed(&t.lock_wait);
+    lock_timed(lock, &t.lock_wait);
     counters.device_busy_s[dev] += static_cast<double>(t1 - t0) / 1e9;
     counters.h2d_bytes[dev] += stats.h2d_bytes;
     if (!pending.ok()) {

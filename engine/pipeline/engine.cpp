@@ -86,13 +86,13 @@ Result<std::unique_ptr<Engine>> Engine::create(const Config& config, EngineOptio
   if (options.proof_types) {
     ZKP_RETURN_IF_ERROR(impl->load_proof_types(*options.proof_types).with_context(config.path));
   }
-  impl->paused = options.start_paused;
-  impl->start_workers();
+  impl->start_workers(options.start_paused);
   return std::unique_ptr<Engine>(new Engine(std::move(impl)));
 }
 
-void Engine::Impl::start_workers() {
+void Engine::Impl::start_workers(bool start_paused) {
   const PipelineConfig& p = config.pipeline;
+  paused = start_paused;
   // Known before any thread starts: the synthesis workers size their look-ahead by it.
   compute_workers = compute->device_count() * config.compute.workers_per_device;
   live_compute = compute_workers;
@@ -113,7 +113,7 @@ void Engine::Impl::start_workers() {
 void Engine::Impl::stop() {
   Deferred later;
   {
-    std::lock_guard lock(mu);
+    MutexLock lock(mu);
     accepting = false;
     stopping = true;
     for (auto& [id, job] : jobs) {
@@ -131,7 +131,7 @@ void Engine::Impl::stop() {
   for (std::thread& t : threads) t.join();
   threads.clear();
   later.flush();
-  std::lock_guard lock(mu);
+  MutexLock lock(mu);
   ready.clear();
   started.clear();
 }
@@ -165,18 +165,18 @@ std::string Engine::Impl::startup_prediction(const MemoryPlan& plan, const Syste
 
 Result<JobResult> Engine::wait(uint64_t id, std::optional<std::chrono::milliseconds> timeout) {
   Impl& m = *impl_;
-  std::unique_lock lock(m.mu);
+  UniqueLock lock(m.mu);
   auto it = m.jobs.find(id);
   if (it == m.jobs.end()) return not_found("no job " + std::to_string(id));
   const std::shared_ptr<Job> job = it->second;
   auto ended = [&] { return job->state != JobState::kQueued && job->state != JobState::kRunning; };
   if (timeout) {
-    if (!m.ended_cv.wait_for(lock, *timeout, ended)) {
+    if (!m.ended_cv.wait_for(lock.native(), *timeout, ended)) {
       return deadline_exceeded("job " + std::to_string(id) + " still running after " +
                                std::to_string(timeout->count()) + " ms");
     }
   } else {
-    m.ended_cv.wait(lock, ended);
+    m.ended_cv.wait(lock.native(), ended);
   }
   return job->result;
 }
@@ -185,7 +185,7 @@ Status Engine::cancel(uint64_t id, bool* was_running) {
   Impl& m = *impl_;
   Deferred later;
   {
-    std::lock_guard lock(m.mu);
+    MutexLock lock(m.mu);
     auto it = m.jobs.find(id);
     if (it == m.jobs.end()) return not_found("no job " + std::to_string(id));
     Job& job = *it->second;
@@ -206,9 +206,9 @@ Status Engine::cancel(uint64_t id, bool* was_running) {
 
 void Engine::drain() {
   Impl& m = *impl_;
-  std::unique_lock lock(m.mu);
+  UniqueLock lock(m.mu);
   m.accepting = false;
-  m.ended_cv.wait(lock, [&] {
+  m.ended_cv.wait(lock.native(), [&]() ZKP_REQUIRES(m.mu) {
     return std::all_of(m.jobs.begin(), m.jobs.end(), [](const auto& kv) {
       return kv.second->state != JobState::kQueued && kv.second->state != JobState::kRunning;
     });
@@ -216,13 +216,13 @@ void Engine::drain() {
 }
 
 void Engine::stop_accepting() {
-  std::lock_guard lock(impl_->mu);
+  MutexLock lock(impl_->mu);
   impl_->accepting = false;
 }
 
 void Engine::resume() {
   {
-    std::lock_guard lock(impl_->mu);
+    MutexLock lock(impl_->mu);
     impl_->paused = false;
   }
   impl_->synth_cv.notify_all();
@@ -231,7 +231,7 @@ void Engine::resume() {
 void Engine::cancel_all() {
   std::vector<uint64_t> ids;
   {
-    std::lock_guard lock(impl_->mu);
+    MutexLock lock(impl_->mu);
     for (const auto& [id, job] : impl_->jobs) {
       if (!ended(*job)) ids.push_back(id);
     }

@@ -2,7 +2,9 @@
 // jobs, the three queues, workers, counters. `mu` (the tracker lock) guards every member marked
 // so; it is held only to move work between queues and record states, never across synthesis,
 // proving, verification, trimming, I/O or a budget wait (tests/pipeline check this by timing).
-// Thread-safety: see each member.
+// Thread-safety: see each member; ZKP_GUARDED_BY(mu) and ZKP_REQUIRES(mu) are checked by
+// scripts/check-thread-safety (clang -Wthread-safety). Job's members cannot name Impl's mu, so
+// theirs is prose only.
 #pragma once
 
 #include <array>
@@ -11,7 +13,6 @@
 #include <deque>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <new>
 #include <set>
 #include <stdexcept>
@@ -29,6 +30,7 @@
 #include "zkpipe/proof_type_job.h"
 #include "zkpipe/sdk/clock.h"
 #include "zkpipe/sdk/sha256.h"
+#include "zkpipe/thread_annotations.h"
 
 namespace zkpipe::pipeline {
 
@@ -103,6 +105,8 @@ struct Job {
             id, position};
   }
   std::atomic<bool> cancelled{false};  // read by budget waits without mu
+  // Below: guarded by Engine::Impl::mu in prose only (a Job cannot name it in ZKP_GUARDED_BY;
+  // the Impl functions that touch them are ZKP_REQUIRES(mu)).
   // Guarded by mu: the deadline looks unreachable from measured times (said once in the log),
   // and when the estimate says the job ends (steady clock ns; 0: no estimate).
   bool deadline_at_risk = false;
@@ -156,7 +160,7 @@ struct CircuitTimes {
   void add(const PartitionTiming& t);
 };
 
-struct Counters {  // guarded by mu
+struct Counters {  // guarded by mu (Engine::Impl::counters)
   std::map<std::string, uint64_t> jobs_done, jobs_failed, jobs_cancelled, partitions_proved,
       verification_failures, retries;
   std::map<std::string, double> device_busy_s;
@@ -179,45 +183,54 @@ struct Engine::Impl {
   // what the jobs' held requests leave free (MemoryBudget::reserve_keeping).
   std::atomic<uint64_t> largest_need{0};
 
-  mutable std::mutex mu;  // the tracker lock
+  mutable Mutex mu;  // the tracker lock
   std::condition_variable synth_cv, compute_cv, final_cv, ended_cv;
-  std::condition_variable event_cv;                      // a job event was added
-  std::deque<std::pair<int64_t, uint64_t>> ended_order;  // mu: (ended_ns, job), oldest first
-  std::map<uint64_t, std::shared_ptr<Job>> jobs;         // mu
-  std::map<std::string, uint64_t> by_request_id;         // mu
-  std::set<QueueKey> synth_queue;                        // mu
-  // mu: partitions holding their memory and being synthesized. One of a higher priority than
-  // every ready partition is waited for by a compute worker rather than overtaken by them
+  std::condition_variable event_cv;  // a job event was added
+  // (ended_ns, job), oldest first.
+  std::deque<std::pair<int64_t, uint64_t>> ended_order ZKP_GUARDED_BY(mu);
+  std::map<uint64_t, std::shared_ptr<Job>> jobs ZKP_GUARDED_BY(mu);
+  std::map<std::string, uint64_t> by_request_id ZKP_GUARDED_BY(mu);
+  std::set<QueueKey> synth_queue ZKP_GUARDED_BY(mu);
+  // Partitions holding their memory and being synthesized. One of a higher priority than every
+  // ready partition is waited for by a compute worker rather than overtaken by them
   // (compute_loop); such a partition is also synthesized past the ready depth (synthesis_loop).
-  std::set<QueueKey> synthesizing;
-  size_t compute_held = 0;  // mu: compute workers waiting for one of them
-  // Under mu: partitions in `synthesizing` of a higher priority than every ready one.
-  size_t urgent_synthesizing() const;
-  std::map<std::string, CircuitTimes> circuit_times;           // mu: by circuit id
-  std::map<QueueKey, std::unique_ptr<PartitionWork>> ready;    // mu: synthesized
-  std::map<QueueKey, std::unique_ptr<PartitionWork>> started;  // mu: for the finalizers
-  std::deque<std::shared_ptr<Job>> proved_at_submit;           // mu: every partition came proved
-  std::deque<JobResult> ended_reports;  // mu: for options.on_job_end, oldest first
-  std::condition_variable report_cv;    // an ended job to report, or stopping
-  size_t synth_active = 0;              // mu
-  uint64_t next_job = 1;                // mu
-  bool accepting = true, stopping = false, paused = false;  // mu
-  size_t live_compute = 0;  // mu: compute workers whose device still takes work
-  Status no_compute;        // mu: why none is left (then every job fails, submit refuses)
-  std::map<std::string, std::string> worker_state;  // mu
-  Counters counters;                                // mu
+  std::set<QueueKey> synthesizing ZKP_GUARDED_BY(mu);
+  size_t compute_held ZKP_GUARDED_BY(mu) = 0;  // compute workers waiting for one of them
+  // Partitions in `synthesizing` of a higher priority than every ready one.
+  size_t urgent_synthesizing() const ZKP_REQUIRES(mu);
+  std::map<std::string, CircuitTimes> circuit_times ZKP_GUARDED_BY(mu);         // by circuit id
+  std::map<QueueKey, std::unique_ptr<PartitionWork>> ready ZKP_GUARDED_BY(mu);  // synthesized
+  // For the finalizers.
+  std::map<QueueKey, std::unique_ptr<PartitionWork>> started ZKP_GUARDED_BY(mu);
+  // Jobs every partition of which came proved.
+  std::deque<std::shared_ptr<Job>> proved_at_submit ZKP_GUARDED_BY(mu);
+  // For options.on_job_end, oldest first.
+  std::deque<JobResult> ended_reports ZKP_GUARDED_BY(mu);
+  std::condition_variable report_cv;  // an ended job to report, or stopping
+  size_t synth_active ZKP_GUARDED_BY(mu) = 0;
+  uint64_t next_job ZKP_GUARDED_BY(mu) = 1;
+  bool accepting ZKP_GUARDED_BY(mu) = true;
+  bool stopping ZKP_GUARDED_BY(mu) = false;
+  bool paused ZKP_GUARDED_BY(mu) = false;
+  // Compute workers whose device still takes work.
+  size_t live_compute ZKP_GUARDED_BY(mu) = 0;
+  Status no_compute ZKP_GUARDED_BY(mu);  // why none is left (then every job fails, submit refuses)
+  std::map<std::string, std::string> worker_state ZKP_GUARDED_BY(mu);
+  Counters counters ZKP_GUARDED_BY(mu);
   std::vector<std::thread> threads;
 
-  mutable std::mutex types_mu;  // plugin loading
-  std::map<std::string, ProofTypePlugin> types;
+  mutable Mutex types_mu;  // plugin loading
+  std::map<std::string, ProofTypePlugin> types ZKP_GUARDED_BY(types_mu);
 
   // Start-up and shutdown (engine.cpp).
   std::string startup_prediction(const MemoryPlan& plan, const SystemInfo& info);
-  void start_workers();
-  void stop();
+  // Sets `paused` and live_compute, then starts the workers. Not analysed: it writes those
+  // guarded members without mu, which is sound only because no worker thread exists yet.
+  void start_workers(bool start_paused) ZKP_NO_THREAD_SAFETY_ANALYSIS;
+  void stop() ZKP_EXCLUDES(mu);
 
   // The proof types (proof_types.cpp): loaded once, kept for the engine's life.
-  Result<ProofTypePlugin> proof_type(const std::string& name);
+  Result<ProofTypePlugin> proof_type(const std::string& name) ZKP_EXCLUDES(types_mu);
   Status load_proof_types(const std::vector<std::string>& names);  // create(): all when empty
 
   // Admission (admission.cpp). check(), plan() and submit() share parse(): the request parsed by
@@ -227,65 +240,70 @@ struct Engine::Impl {
   Result<MemoryPrediction> plan(const JobRequest& sample, uint64_t jobs);  // Engine::plan
   // Engine::submit_job, inside guarded(), in the steps below.
   Result<Submitted> submit(JobRequest request);
-  // Under mu (taken here): refused while draining or with no compute; a known request id
-  // attaches.
+  // Takes mu: refused while draining or with no compute; a known request id attaches.
   Result<Submitted> admit(const JobRequest& request, const std::string& what,
-                          const Sha256Digest& hash);
+                          const Sha256Digest& hash) ZKP_EXCLUDES(mu);
   Result<std::shared_ptr<Job>> make_job(const JobRequest& request, const std::string& what,
                                         const Sha256Digest& hash, ProofTypeJob parsed);
   // Refuses a job one partition of which can never fit, else reserves its parsed request.
   Status hold_request(Job& job, uint64_t input_bytes);
   // An earlier attempt's proofs (JobRequest::proved) taken where they decode.
   static void take_checkpoints(Job& job, const std::map<uint32_t, std::vector<uint8_t>>& proved);
-  // Under mu (taken here): queues the job's unproved partitions.
-  Result<Submitted> enqueue(std::shared_ptr<Job> job, const JobRequest& request);
+  // Takes mu: queues the job's unproved partitions.
+  Result<Submitted> enqueue(std::shared_ptr<Job> job, const JobRequest& request) ZKP_EXCLUDES(mu);
   Result<Submitted> attach(const std::string& request_id, const std::string& type,
-                           const std::array<uint8_t, 32>& hash);  // under mu
+                           const std::array<uint8_t, 32>& hash) ZKP_REQUIRES(mu);
   // The priority and deadline of a request (deadlines.cpp): its own, else config
   // scheduling.defaults, else the plugin's (ABI 1.3), else normal and none.
   void resolve_schedule(const JobRequest& request, const ProofTypePlugin& type, Priority& priority,
                         std::optional<std::chrono::steady_clock::time_point>& deadline) const;
-  // Under mu: estimates when the job ends from the measured times of the partitions ahead of it
-  // and its own; when that is past its deadline, marks it at risk and says so once in `later`.
-  void check_deadline(Job& job, Deferred& later);
+  // Estimates when the job ends from the measured times of the partitions ahead of it and its
+  // own; when that is past its deadline, marks it at risk and says so once in `later`.
+  void check_deadline(Job& job, Deferred& later) ZKP_REQUIRES(mu);
 
   // Events, retention, queue places (events.cpp).
-  uint32_t queue_position(const Job& job) const;  // under mu
-  // Under mu: records an event of the job (position: the partition's, in the request) and wakes
-  // its watchers.
-  void emit(Job& job, EventKind kind, uint32_t position, std::string device = {});
-  void forget_expired();  // under mu: drops ended jobs past options.retain
+  uint32_t queue_position(const Job& job) const ZKP_REQUIRES(mu);
+  // Records an event of the job (position: the partition's, in the request) and wakes its
+  // watchers.
+  void emit(Job& job, EventKind kind, uint32_t position, std::string device = {}) ZKP_REQUIRES(mu);
+  void forget_expired() ZKP_REQUIRES(mu);  // drops ended jobs past options.retain
 
   // The workers: synthesis.cpp, compute_worker.cpp, finalize.cpp; shared parts in workers.cpp.
-  void synthesis_loop(size_t worker);
+  void synthesis_loop(size_t worker) ZKP_EXCLUDES(mu);
   Result<std::unique_ptr<PartitionWork>> synthesize(const std::shared_ptr<Job>& job,
                                                     std::shared_ptr<PluginJob> plugin,
-                                                    uint32_t partition, const std::string& track);
-  void compute_loop(size_t device, size_t worker);
-  void retire_compute_worker(const std::string& track, const Status& health,
-                             std::unique_lock<std::mutex>& lock);
-  void finalizer_loop(size_t worker);
-  void finalize_job(const std::shared_ptr<Job>& job, const std::string& track);
-  void reporter_loop();  // calls options.on_job_end outside mu; drains before it exits
+                                                    uint32_t partition, const std::string& track)
+      ZKP_EXCLUDES(mu);
+  void compute_loop(size_t device, size_t worker) ZKP_EXCLUDES(mu);
+  // The worker's device no longer takes work (quarantined): its state and the warning; when it
+  // was the last one, every unfinished job fails (into `later`, flushed by the caller without mu).
+  void retire_compute_worker(const std::string& track, const Status& health, Deferred& later)
+      ZKP_REQUIRES(mu);
+  void finalizer_loop(size_t worker) ZKP_EXCLUDES(mu);
+  void finalize_job(const std::shared_ptr<Job>& job, const std::string& track) ZKP_EXCLUDES(mu);
+  // Calls options.on_job_end outside mu; drains before it exits.
+  void reporter_loop() ZKP_EXCLUDES(mu);
   Result<Buffer> allocate(uint64_t bytes);
-  std::unique_lock<std::mutex> lock_timed(double* wait_ms);
+  // Locks `lock` again (a UniqueLock of mu, unlocked), adding how long that took to *wait_ms.
+  void lock_timed(UniqueLock& lock, double* wait_ms) ZKP_ACQUIRE(mu);
 
-  // A job's end (job_end.cpp). Under mu: a failed step of a partition, retried when allowed,
-  // else the job ends.
+  // A job's end (job_end.cpp). A failed step of a partition, retried when allowed, else the job
+  // ends.
   void fail_partition(Job& job, uint32_t partition, const Status& status, bool retryable,
-                      Deferred& later);
-  // Under mu: ends a job (done, failed or cancelled), takes its queued work out, tells waiters.
-  void end_job(Job& job, JobState state, Status status, Deferred& later);
+                      Deferred& later) ZKP_REQUIRES(mu);
+  // Ends a job (done, failed or cancelled), takes its queued work out, tells waiters.
+  void end_job(Job& job, JobState state, Status status, Deferred& later) ZKP_REQUIRES(mu);
 
   // Reports (report.cpp).
   void log_gpu_timing(const PartitionWork& w) const;
   void log_fin_timing(const PartitionWork& w) const;
   void log_job_timing(const JobResult& r, double trim_ms) const;
-  nlohmann::json status_json() const;
-  std::string metrics_text() const;
+  nlohmann::json status_json() const ZKP_EXCLUDES(mu);
+  std::string metrics_text() const ZKP_EXCLUDES(mu);
   // The devices with device memory and what their backend says of it (not under mu: the
   // plugin asks its driver).
-  std::vector<std::pair<std::string, DeviceMemoryStatus>> memory_of_devices() const;
+  std::vector<std::pair<std::string, DeviceMemoryStatus>> memory_of_devices() const
+      ZKP_EXCLUDES(mu);
 };
 
 bool ended(const Job& job);

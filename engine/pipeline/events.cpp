@@ -50,9 +50,10 @@ std::optional<JobEvent> JobWatch::next(std::chrono::milliseconds timeout) {
   auto& m = *static_cast<Engine::Impl*>(impl_);
   const Job& job = *static_cast<const Job*>(job_.get());
   if (ended_) return std::nullopt;
-  std::unique_lock lock(m.mu);
-  if (!m.event_cv.wait_for(lock, timeout,
-                           [&] { return m.stopping || job.events.size() > next_; })) {
+  UniqueLock lock(m.mu);
+  if (!m.event_cv.wait_for(lock.native(), timeout, [&]() ZKP_REQUIRES(m.mu) {
+        return m.stopping || job.events.size() > next_;
+      })) {
     return std::nullopt;
   }
   if (job.events.size() <= next_) return std::nullopt;  // stopping
@@ -62,7 +63,7 @@ std::optional<JobEvent> JobWatch::next(std::chrono::milliseconds timeout) {
 }
 
 Result<JobWatch> Engine::watch(uint64_t id) {
-  std::lock_guard lock(impl_->mu);
+  MutexLock lock(impl_->mu);
   auto it = impl_->jobs.find(id);
   if (it == impl_->jobs.end()) {
     return not_found("no job " + std::to_string(id) +
@@ -95,12 +96,12 @@ void Engine::Impl::forget_expired() {
 }
 
 void Engine::forget_expired() {
-  std::lock_guard lock(impl_->mu);
+  MutexLock lock(impl_->mu);
   impl_->forget_expired();
 }
 
 Result<uint64_t> Engine::find_request(const std::string& request_id) const {
-  std::lock_guard lock(impl_->mu);
+  MutexLock lock(impl_->mu);
   auto it = impl_->by_request_id.find(request_id);
   if (it == impl_->by_request_id.end()) {
     return not_found("no job has request id '" + echo_value(request_id) +
@@ -119,7 +120,7 @@ uint32_t Engine::Impl::queue_position(const Job& job) const {
 }
 
 Status Engine::ready() const {
-  std::lock_guard lock(impl_->mu);
+  MutexLock lock(impl_->mu);
   if (!impl_->accepting) return unavailable("draining: no new jobs are accepted");
   if (!impl_->no_compute.ok()) return impl_->no_compute;
   if (impl_->live_compute == 0) return unavailable("no compute worker is running");
@@ -127,7 +128,7 @@ Status Engine::ready() const {
 }
 
 size_t Engine::unfinished_jobs() const {
-  std::lock_guard lock(impl_->mu);
+  MutexLock lock(impl_->mu);
   size_t n = 0;
   for (const auto& [id, job] : impl_->jobs) n += ended(*job) ? 0 : 1;
   return n;

@@ -16,10 +16,12 @@
 namespace zkpipe::pipeline {
 void Engine::Impl::finalizer_loop(size_t worker) {
   const std::string track = fmt::format("finalizer-{}", worker);
-  std::unique_lock lock(mu);
+  UniqueLock lock(mu);
   for (;;) {
     worker_state[track] = "idle";
-    final_cv.wait(lock, [&] { return stopping || !started.empty() || !proved_at_submit.empty(); });
+    final_cv.wait(lock.native(), [&]() ZKP_REQUIRES(mu) {
+      return stopping || !started.empty() || !proved_at_submit.empty();
+    });
     if (stopping) return;
     if (!proved_at_submit.empty()) {  // a job whose every partition an earlier attempt proved
       const std::shared_ptr<Job> job = std::move(proved_at_submit.front());
@@ -68,7 +70,7 @@ void Engine::Impl::finalizer_loop(size_t worker) {
     }
     Deferred later;
     bool complete = false;
-    lock = lock_timed(&work->timing.lock_wait);
+    lock_timed(lock, &work->timing.lock_wait);
     if (!proof.ok()) {
       fail_partition(*job, key.partition, proof.status().with_context("prove_finish"),
                      proof.status().code() == Code::kInternal, later);
@@ -111,7 +113,7 @@ void Engine::Impl::finalize_job(const std::shared_ptr<Job>& job, const std::stri
   std::shared_ptr<PluginJob> plugin;
   ParamsHandle params;
   {
-    std::lock_guard lock(mu);
+    MutexLock lock(mu);
     if (ended(*job)) return;
     for (const auto& p : job->proofs) proofs.push_back(*p);
     plugin = job->plugin;
@@ -127,7 +129,7 @@ void Engine::Impl::finalize_job(const std::shared_ptr<Job>& job, const std::stri
         job->info.circuit_id, [pj] { return pj->job.record(); }, wait);
     if (!acquired.ok()) {
       Deferred later;
-      std::unique_lock lock(mu);
+      UniqueLock lock(mu);
       end_job(*job, JobState::kFailed,
               acquired.status().with_context(fmt::format("job {}: its params", job->id)), later);
       lock.unlock();
@@ -174,7 +176,7 @@ void Engine::Impl::finalize_job(const std::shared_ptr<Job>& job, const std::stri
   const int64_t t1 = trace.now_ns();
   trace.add({track, "verify", t0, t1, job->id, -1, true});
   Deferred later;
-  std::unique_lock lock(mu);
+  UniqueLock lock(mu);
   if (ended(*job)) return;
   if (!status.ok()) {
     end_job(*job, JobState::kFailed, status.with_context(fmt::format("job {}", job->id)), later);

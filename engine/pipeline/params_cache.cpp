@@ -185,7 +185,7 @@ Status ParamsCache::recheck(const std::string& id) {
   std::shared_ptr<HotParams> dropped;
   Reservation reservation;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (auto it = entries_.find(id); it != entries_.end()) {
       Entry& e = *it->second;
       e.warm.reset();
@@ -208,7 +208,7 @@ Result<std::shared_ptr<HotParams>> ParamsCache::load(const std::string& id, cons
                                                      const ReserveOptions& wait, bool& made) {
   std::optional<ProvingKey> warm;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     warm = entries_.at(id)->warm;
   }
   bool trusted = false;
@@ -235,7 +235,7 @@ Result<std::shared_ptr<HotParams>> ParamsCache::load(const std::string& id, cons
   hot->pk = hot_copy(*warm, std::move(buffer));
   hot->r1cs = std::move(r1cs);
   hot->pvk = std::make_unique<groth16::PreparedVerifyingKey>(hot->pk.vk);
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   Entry& e = *entries_.at(id);
   e.trusted_by_stamp = e.trusted_by_stamp || trusted;
   hot->trusted_by_stamp = e.trusted_by_stamp;
@@ -246,7 +246,7 @@ Result<std::shared_ptr<HotParams>> ParamsCache::load(const std::string& id, cons
 
 Result<groth16::VerifyingKey> ParamsCache::verifying_key(const std::string& id) {
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (auto it = entries_.find(id); it != entries_.end()) {
       if (it->second->state == Entry::State::kHot) return it->second->hot->pk.vk;
       if (it->second->warm) return it->second->warm->vk;
@@ -262,7 +262,7 @@ Result<groth16::VerifyingKey> ParamsCache::verifying_key(const std::string& id) 
 Result<CircuitMemory> ParamsCache::circuit_memory(const std::string& id) {
   std::optional<ProvingKey> warm;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     if (auto it = entries_.find(id); it != entries_.end()) {
       if (it->second->state == Entry::State::kHot) return it->second->hot->memory;
       warm = it->second->warm;
@@ -296,7 +296,7 @@ std::vector<std::string> ParamsCache::circuits_on_disk() const {
 
 Result<ParamsHandle> ParamsCache::acquire(const std::string& id, const RecordFn& record,
                                           const ReserveOptions& wait) {
-  std::unique_lock lock(mu_);
+  UniqueLock lock(mu_);
   for (;;) {
     auto& slot = entries_[id];
     if (!slot) slot = std::make_unique<Entry>();
@@ -309,7 +309,7 @@ Result<ParamsHandle> ParamsCache::acquire(const std::string& id, const RecordFn&
       slot->state = Entry::State::kLoading;
       break;
     }
-    loaded_cv_.wait(lock);  // another thread loads it; then look again
+    loaded_cv_.wait(lock.native());  // another thread loads it; then look again
   }
   lock.unlock();
   bool made = false;
@@ -338,7 +338,7 @@ Result<ParamsHandle> ParamsCache::acquire(const std::string& id, const RecordFn&
 Status ParamsCache::preload(const std::string& id, ParamsChange* change) {
   bool was_hot = false;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     auto it = entries_.find(id);
     was_hot = it != entries_.end() && it->second->state == Entry::State::kHot;
   }
@@ -353,7 +353,7 @@ Status ParamsCache::evict(const std::string& id, ParamsChange* change) {
   std::shared_ptr<HotParams> dropped;
   Reservation reservation;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     auto it = entries_.find(id);
     if (it == entries_.end() || it->second->state != Entry::State::kHot) {
       return not_found("params of " + id + " are not resident");
@@ -376,7 +376,7 @@ uint64_t ParamsCache::reclaim(uint64_t needed) {
   std::vector<std::pair<std::shared_ptr<HotParams>, Reservation>> dropped;
   uint64_t freed = 0;
   {
-    std::lock_guard lock(mu_);
+    MutexLock lock(mu_);
     std::vector<Entry*> unused;
     for (auto& [id, e] : entries_) {
       if (e->state == Entry::State::kHot && e->hot.use_count() == 1) unused.push_back(e.get());
@@ -398,7 +398,7 @@ uint64_t ParamsCache::reclaim(uint64_t needed) {
 }
 
 ParamsStats ParamsCache::stats() const {
-  std::lock_guard lock(mu_);
+  MutexLock lock(mu_);
   ParamsStats s = counters_;
   for (const auto& [id, e] : entries_) {
     if (e->warm) ++s.warm;

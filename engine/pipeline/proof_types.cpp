@@ -12,7 +12,7 @@
 namespace zkpipe::pipeline {
 
 Result<ProofTypePlugin> Engine::Impl::proof_type(const std::string& name) {
-  std::lock_guard lock(types_mu);
+  MutexLock lock(types_mu);
   if (auto it = types.find(name); it != types.end()) return it->second;
   ZKP_ASSIGN_OR_RETURN(ProofTypePlugin type, ProofTypePlugin::load(*registry, name));
   types.emplace(name, type);
@@ -47,7 +47,7 @@ Status Engine::Impl::load_proof_types(const std::vector<std::string>& wanted) {
 }
 
 std::vector<std::string> Engine::proof_types() const {
-  std::lock_guard lock(impl_->types_mu);
+  MutexLock lock(impl_->types_mu);
   std::vector<std::string> names;
   for (const auto& [name, table] : impl_->types) names.push_back(name);
   return names;

@@ -74,7 +74,7 @@ nlohmann::json Engine::Impl::status_json() const {
   const BudgetStats b = budget->stats();
   const ParamsStats s = params_cache->stats();
   const auto device_mem = memory_of_devices();
-  std::lock_guard lock(mu);
+  MutexLock lock(mu);
   json jobs_json = json::array();
   for (const auto& [id, job] : jobs) {
     json parts = json::array();
@@ -214,7 +214,7 @@ std::string Engine::Impl::metrics_text() const {
       }
     }
   }
-  std::lock_guard lock(mu);
+  MutexLock lock(mu);
   family("zkpipe_device_busy_seconds_total", "counter",
          "Seconds each device spent in prove_start.");
   by_label("zkpipe_device_busy_seconds_total", "device", counters.device_busy_s);

@@ -60,7 +60,7 @@ Result<std::unique_ptr<PartitionWork>> Engine::Impl::synthesize(const std::share
   wait.what = what + " working set";
   ZKP_ASSIGN_OR_RETURN(Reservation all, budget->reserve(working, wait));
   {  // its memory is held: it is ready in a moment
-    std::lock_guard lock(mu);
+    MutexLock lock(mu);
     synthesizing.insert(job->key(p));
   }
   w->abc_reservation = all.split(m.abc);
@@ -96,17 +96,17 @@ void Engine::Impl::synthesis_loop(size_t worker) {
   // A partition of a higher priority than every ready one (a deadline proof behind sealing work)
   // is synthesized past the ready depth (one more per compute worker): it never waits for a
   // ready slot that lower-priority work holds.
-  auto may_start = [&] {
+  auto may_start = [&]() ZKP_REQUIRES(mu) {
     if (paused || synth_queue.empty()) return false;
     const size_t taken = ready.size() + synth_active;
     const bool overtakes =
         ready.empty() || synth_queue.begin()->priority < ready.begin()->first.priority;
     return taken < ready_limit || (overtakes && taken < ready_limit + compute_workers);
   };
-  std::unique_lock lock(mu);
+  UniqueLock lock(mu);
   for (;;) {
     worker_state[track] = "idle";
-    synth_cv.wait(lock, [&] { return stopping || may_start(); });
+    synth_cv.wait(lock.native(), [&]() ZKP_REQUIRES(mu) { return stopping || may_start(); });
     if (stopping) return;
     const QueueKey key = *synth_queue.begin();
     synth_queue.erase(synth_queue.begin());
@@ -137,7 +137,7 @@ void Engine::Impl::synthesis_loop(size_t worker) {
         guarded("synthesis (params, buffers, witness, a/b/c)",
                 [&] { return synthesize(job, std::move(plugin), p, track); });
     double lock_wait = 0;
-    lock = lock_timed(&lock_wait);
+    lock_timed(lock, &lock_wait);
     --synth_active;
     if (synthesizing.erase(key) > 0) compute_cv.notify_all();
     if (!work.ok()) {

@@ -60,7 +60,7 @@ int64_t TraceRecorder::now_ns() const {
 }
 
 void TraceRecorder::add(Span span) {
-  std::lock_guard<std::mutex> lock(spans_mutex_);
+  MutexLock lock(spans_mutex_);
   spans_.push_back(std::move(span));
   if (window_ns_ > 0 && spans_.size() >= prune_at_) {
     // Amortized: the vector is swept when it has doubled since the last sweep.
@@ -71,14 +71,14 @@ void TraceRecorder::add(Span span) {
 }
 
 void TraceRecorder::set_window_ns(int64_t window_ns) {
-  std::lock_guard<std::mutex> lock(spans_mutex_);
+  MutexLock lock(spans_mutex_);
   window_ns_ = window_ns;
 }
 
 std::vector<Span> TraceRecorder::spans_since(int64_t from_ns) const {
   std::vector<Span> copy;
   {
-    std::lock_guard<std::mutex> lock(spans_mutex_);
+    MutexLock lock(spans_mutex_);
     for (const Span& s : spans_) {
       if (s.end_ns >= from_ns) copy.push_back(s);
     }
@@ -88,7 +88,7 @@ std::vector<Span> TraceRecorder::spans_since(int64_t from_ns) const {
 }
 
 void TraceRecorder::add_bytes(std::string_view counter, uint64_t bytes) {
-  std::lock_guard<std::mutex> lock(bytes_mutex_);
+  MutexLock lock(bytes_mutex_);
   auto it = bytes_.find(counter);
   if (it == bytes_.end()) it = bytes_.emplace(std::string(counter), 0).first;
   it->second += bytes;
@@ -97,7 +97,7 @@ void TraceRecorder::add_bytes(std::string_view counter, uint64_t bytes) {
 std::vector<Span> TraceRecorder::spans() const {
   std::vector<Span> copy;
   {
-    std::lock_guard<std::mutex> lock(spans_mutex_);
+    MutexLock lock(spans_mutex_);
     copy = spans_;
   }
   std::sort(copy.begin(), copy.end(), span_less);
@@ -105,7 +105,7 @@ std::vector<Span> TraceRecorder::spans() const {
 }
 
 std::map<std::string, uint64_t> TraceRecorder::byte_counters() const {
-  std::lock_guard<std::mutex> lock(bytes_mutex_);
+  MutexLock lock(bytes_mutex_);
   return {bytes_.begin(), bytes_.end()};
 }
 

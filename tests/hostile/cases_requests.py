@@ -35,7 +35,7 @@ def _write(path, data):
 
 
 def _check(ctx, kind, path):
-    return ctx.run([ctx.fx.tool, kind, "check", path])
+    return ctx.run([ctx.fx.tool, "proof-type", kind, "check", path])
 
 
 def _prove_refuses(ctx, kind, path, *names):

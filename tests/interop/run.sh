@@ -238,7 +238,7 @@ run_proof_type() {
     check "$name: snapdeals update (every partition)" 0 "$TOOL" proof-type snapdeals update --sector \
       "$dir/sector" --data-seed "d-$shape" --out "$vanilla" || return
   fi
-  check "$name: $type check accepts the vanilla proofs" 0 "$TOOL" "$type" check "$vanilla" || true
+  check "$name: $type check accepts the vanilla proofs" 0 "$TOOL" proof-type "$type" check "$vanilla" || true
   check "$name: prove-once proves and verifies every partition" 0 "$TOOL" prove-once \
     --type "$type" --request "$vanilla" --params-dir "$PARAMS" --out "$dir/out" || return
   check "$name: snarkjs verifies partition 0" 0 snarkjs groth16 verify \

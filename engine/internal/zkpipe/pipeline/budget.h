@@ -13,7 +13,6 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +21,7 @@
 #include "zkpipe/pipeline/priority.h"
 #include "zkpipe/sdk/status.h"
 #include "zkpipe/system.h"
+#include "zkpipe/thread_annotations.h"
 
 namespace zkpipe::pipeline {
 
@@ -137,33 +137,38 @@ class MemoryBudget {
   };
   using Key = std::pair<Priority, uint64_t>;  // (priority, arrival sequence)
 
-  void release_bytes(uint64_t bytes, bool held);
+  void release_bytes(uint64_t bytes, bool held) ZKP_EXCLUDES(mu_);
   // What a reservation of this priority may still take: the free bytes, less the critical
   // reserve unless it is CRITICAL.
-  uint64_t available_locked(Priority priority) const {
+  uint64_t available_locked(Priority priority) const ZKP_REQUIRES(mu_) {
     const uint64_t free = total_ - reserved_;
     if (priority == Priority::kCritical) return free;
     return free > critical_reserve_ ? free - critical_reserve_ : 0;
   }
-  bool fits_locked(uint64_t bytes, Priority priority) const {
+  bool fits_locked(uint64_t bytes, Priority priority) const ZKP_REQUIRES(mu_) {
     return bytes <= available_locked(priority);
   }
-  void grant_locked(uint64_t bytes);
+  void grant_locked(uint64_t bytes) ZKP_REQUIRES(mu_);
   // Grants the head while it fits; then, when `nudge` and a reclaimer is set, wakes a head that
   // does not fit so that it may call the reclaimer.
-  void pump_locked(bool nudge);
+  void pump_locked(bool nudge) ZKP_REQUIRES(mu_);
 
   const uint64_t total_;
   const uint64_t critical_reserve_;
-  mutable std::mutex mu_;
-  uint64_t reserved_ = 0;
-  uint64_t held_ = 0;  // of reserved_: granted by reserve_keeping
-  uint64_t peak_ = 0;
-  uint64_t grants_ = 0, refusals_ = 0, timeouts_ = 0;
-  uint64_t next_seq_ = 0;
-  bool closed_ = false;
-  bool reclaiming_ = false;
-  std::map<Key, Waiter*> queue_;
+  mutable Mutex mu_;
+  uint64_t reserved_ ZKP_GUARDED_BY(mu_) = 0;
+  uint64_t held_ ZKP_GUARDED_BY(mu_) = 0;  // of reserved_: granted by reserve_keeping
+  uint64_t peak_ ZKP_GUARDED_BY(mu_) = 0;
+  uint64_t grants_ ZKP_GUARDED_BY(mu_) = 0;
+  uint64_t refusals_ ZKP_GUARDED_BY(mu_) = 0;
+  uint64_t timeouts_ ZKP_GUARDED_BY(mu_) = 0;
+  uint64_t next_seq_ ZKP_GUARDED_BY(mu_) = 0;
+  bool closed_ ZKP_GUARDED_BY(mu_) = false;
+  bool reclaiming_ ZKP_GUARDED_BY(mu_) = false;
+  // The waiters; a Waiter's fields are guarded by mu_ too (not annotated: it cannot name it).
+  std::map<Key, Waiter*> queue_ ZKP_GUARDED_BY(mu_);
+  // Set once before use (set_reclaimer, under mu_), then only read: called without mu_ by the
+  // one reclaiming waiter (reclaiming_), so not ZKP_GUARDED_BY.
   std::function<uint64_t(uint64_t)> reclaimer_;
 };
 

@@ -12,7 +12,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -23,6 +22,7 @@
 #include "zkpipe/memory.h"
 #include "zkpipe/pipeline/budget.h"
 #include "zkpipe/pipeline/memory_model.h"
+#include "zkpipe/thread_annotations.h"
 
 namespace zkpipe::pipeline {
 
@@ -88,22 +88,23 @@ class ParamsCache {
   std::string params_path(const std::string& circuit_id) const;
 
  private:
-  struct Entry;
+  struct Entry;  // its fields are guarded by mu_ too (not annotated: it cannot name it)
+  // Both read files, make params and copy without mu_ (taking it only to look up and record).
   Result<std::shared_ptr<HotParams>> load(const std::string& id, const RecordFn* record,
-                                          const ReserveOptions& wait, bool& made);
+                                          const ReserveOptions& wait, bool& made) ZKP_EXCLUDES(mu_);
   Result<groth16::ProvingKey> open_warm(const std::string& id, const RecordFn* record, bool& made,
-                                        bool& trusted);
+                                        bool& trusted) ZKP_EXCLUDES(mu_);
 
   ParamsConfig config_;
   MemoryBudget& budget_;
   AllocateFn allocate_;
   PipelineShape shape_;
   unsigned threads_;
-  mutable std::mutex mu_;
-  std::condition_variable loaded_cv_;
-  std::map<std::string, std::unique_ptr<Entry>> entries_;
-  uint64_t tick_ = 0;
-  ParamsStats counters_;
+  mutable Mutex mu_;
+  std::condition_variable loaded_cv_;  // an entry stopped loading (hot, or absent again)
+  std::map<std::string, std::unique_ptr<Entry>> entries_ ZKP_GUARDED_BY(mu_);
+  uint64_t tick_ ZKP_GUARDED_BY(mu_) = 0;  // the LRU clock (Entry::last_use)
+  ParamsStats counters_ ZKP_GUARDED_BY(mu_);
 };
 
 // What PATH.validated holds after a full check of the params file PATH: its device, inode, size,

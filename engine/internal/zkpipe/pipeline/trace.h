@@ -9,12 +9,12 @@
 
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "zkpipe/sdk/status.h"
+#include "zkpipe/thread_annotations.h"
 
 namespace zkpipe::pipeline {
 
@@ -82,12 +82,12 @@ class TraceRecorder {
  private:
   const int64_t origin_ns_;  // steady clock at construction
   static constexpr size_t kMinPruneAt = 4096;
-  mutable std::mutex spans_mutex_;
-  std::vector<Span> spans_;
-  int64_t window_ns_ = 0;          // spans_mutex_
-  size_t prune_at_ = kMinPruneAt;  // spans_mutex_
-  mutable std::mutex bytes_mutex_;
-  std::map<std::string, uint64_t, std::less<>> bytes_;
+  mutable Mutex spans_mutex_;
+  std::vector<Span> spans_ ZKP_GUARDED_BY(spans_mutex_);
+  int64_t window_ns_ ZKP_GUARDED_BY(spans_mutex_) = 0;
+  size_t prune_at_ ZKP_GUARDED_BY(spans_mutex_) = kMinPruneAt;
+  mutable Mutex bytes_mutex_;
+  std::map<std::string, uint64_t, std::less<>> bytes_ ZKP_GUARDED_BY(bytes_mutex_);
 };
 
 // Chrome trace event format: {"traceEvents": [...], "displayTimeUnit": "ms", "otherData":
