@@ -155,6 +155,11 @@ TEST_CASE("Engine: params stay hot, are evicted on request or for room, never wh
   CHECK(engine->status_json()["params"]["hot"] == 1);
   REQUIRE(engine->evict_params("mimc-test-r32").ok());
   CHECK(engine->status_json()["params"]["hot"] == 0);
+  // The ended job's parsed request is freed just after wait() returns (outside the tracker
+  // lock, by design): give it a moment, bounded.
+  for (int i = 0; i < 200 && engine->status_json()["budget"]["reserved_bytes"] != 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   CHECK(engine->status_json()["budget"]["reserved_bytes"] == 0);
   CHECK(engine->evict_params("mimc-test-r32").code() == Code::kNotFound);
   REQUIRE(engine->preload_params("mimc-test-r32").ok());
