@@ -150,8 +150,11 @@ std::span<const uint8_t> PgRows::bytes(int row, int col) const {
   return {p, static_cast<size_t>(PQgetlength(result_.get(), row, col))};
 }
 
-PgConn::PgConn(std::string conninfo, std::string application_name)
-    : conninfo_(std::move(conninfo)), application_name_(std::move(application_name)) {
+PgConn::PgConn(std::string conninfo, std::string application_name,
+               std::shared_ptr<const StoreClock> clock)
+    : conninfo_(std::move(conninfo)),
+      application_name_(std::move(application_name)),
+      clock_(std::move(clock)) {
   const std::string shown = conninfo_for_messages(conninfo_);  // "" for "password=..." alone
   describe_ = "postgres " + (shown.empty() ? conninfo_for_messages("") : shown);
 }
@@ -243,13 +246,28 @@ Status PgConn::setup_session() {
   return s;
 }
 
+Status PgConn::sync_clock() {
+  if (!clock_) return ok_status();
+  const int64_t offset = clock_->offset_ms();
+  if (offset == session_offset_ms_) return ok_status();
+  const std::string text = std::to_string(offset);
+  const char* values[] = {text.c_str()};
+  PGresult* r = PQexecParams(conn_, "SELECT set_config('zkpipe.clock_offset_ms', $1, false)", 1,
+                             nullptr, values, nullptr, nullptr, 0);
+  const bool ok = r && PQresultStatus(r) == PGRES_TUPLES_OK;
+  Status s = ok ? ok_status() : failure("moving the session's test clock", r);
+  PQclear(r);
+  if (ok) session_offset_ms_ = offset;
+  return s;
+}
+
 Status PgConn::ready() {
   if (!conn_) return lost("never connected");
   if (PQstatus(conn_) == CONNECTION_OK) {
     if (!in_transaction_ && PQtransactionStatus(conn_) != PQTRANS_IDLE) {
       PQclear(PQexec(conn_, "ROLLBACK"));  // left by a failure; harmless when there is none
     }
-    if (PQstatus(conn_) == CONNECTION_OK) return ok_status();
+    if (PQstatus(conn_) == CONNECTION_OK) return sync_clock();
   }
   const auto now = std::chrono::steady_clock::now();
   if (now < next_reconnect_) return lost(last_loss_);
@@ -258,8 +276,10 @@ Status PgConn::ready() {
   if (PQstatus(conn_) == CONNECTION_OK) {
     reconnect_delay_ms_ = 0;
     next_reconnect_ = {};
+    session_offset_ms_ = 0;  // a new session
     spdlog::info("store {}: reconnected", describe_);
-    return setup_session();
+    ZKP_RETURN_IF_ERROR(setup_session());
+    return sync_clock();
   }
   last_loss_ = libpq_message(PQerrorMessage(conn_));
   reconnect_delay_ms_ = std::clamp<int64_t>(reconnect_delay_ms_ * 2, 250, 5'000);

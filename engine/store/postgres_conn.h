@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "zkpipe/sdk/status.h"
+#include "zkpipe/store/store_clock.h"
 
 struct pg_conn;
 struct pg_result;
@@ -70,8 +71,10 @@ class PgRows {
 class PgConn {
  public:
   // `application_name`: how pg_stat_activity names the session unless the conninfo or
-  // PGAPPNAME does ("zkpipe gpu-node-3").
-  explicit PgConn(std::string conninfo, std::string application_name = "zkpipe");
+  // PGAPPNAME does ("zkpipe gpu-node-3"). `clock`: the test clock seam (null in production);
+  // its offset is kept in the session's zkpipe.clock_offset_ms, which ZKP_PG_NOW_MS adds.
+  explicit PgConn(std::string conninfo, std::string application_name = "zkpipe",
+                  std::shared_ptr<const StoreClock> clock = nullptr);
   ~PgConn();
   PgConn(const PgConn&) = delete;
   PgConn& operator=(const PgConn&) = delete;
@@ -98,6 +101,8 @@ class PgConn {
   // off up to 5 s), rolls back a transaction a failure left open.
   Status ready();
   Status setup_session();
+  // Sets the session's zkpipe.clock_offset_ms to the test clock's offset when it moved.
+  Status sync_clock();
   Status failure(std::string_view what, pg_result* result);
   std::string libpq_message(std::string_view text) const;
   Status lost(const std::string& reason) const;
@@ -108,6 +113,8 @@ class PgConn {
   std::chrono::steady_clock::time_point next_reconnect_{};
   int64_t reconnect_delay_ms_ = 0;
   bool in_transaction_ = false;
+  std::shared_ptr<const StoreClock> clock_;
+  int64_t session_offset_ms_ = 0;  // what this session's zkpipe.clock_offset_ms says
 };
 
 }  // namespace zkpipe::store

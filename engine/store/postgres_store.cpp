@@ -45,8 +45,8 @@ Result<std::unique_ptr<JobStore>> open_postgres_store(const StoreConfig& config)
 
 PostgresStore::PostgresStore(const StoreConfig& config)
     : config_(config),
-      conn_(config.postgres_conninfo,
-            config.worker.empty() ? "zkpipe" : "zkpipe " + config.worker) {}
+      conn_(config.postgres_conninfo, config.worker.empty() ? "zkpipe" : "zkpipe " + config.worker,
+            config.clock) {}
 
 Status PostgresStore::open() {
   std::lock_guard lock(mutex_);

@@ -15,8 +15,11 @@
 
 namespace zkpipe::store {
 
-// The store's milliseconds since the unix epoch, from the database's clock.
-#define ZKP_PG_NOW_MS "(extract(epoch from clock_timestamp()) * 1000)::bigint"
+// The store's milliseconds since the unix epoch, from the database's clock, plus the session's
+// zkpipe.clock_offset_ms (the test clock seam, zkpipe/store/store_clock.h; unset: 0).
+#define ZKP_PG_NOW_MS                                          \
+  "((extract(epoch from clock_timestamp()) * 1000)::bigint + " \
+  "coalesce(nullif(current_setting('zkpipe.clock_offset_ms', true), ''), '0')::bigint)"
 
 // zk_worker.hot_circuits: the circuit ids joined by commas (as the SQLite store keeps them).
 std::string join_commas(const std::vector<std::string>& items);

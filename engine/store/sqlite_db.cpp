@@ -55,7 +55,7 @@ Result<int64_t> SqliteDb::now_ms(std::string_view op) {
   Stmt now(*this, op, "SELECT CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INTEGER)");
   ZKP_ASSIGN_OR_RETURN(bool row, now.step());
   if (!row) return internal_error("store sqlite " + path_ + ": " + std::string(op) + ": no clock");
-  return now.i64(0);
+  return now.i64(0) + (clock_ ? clock_->offset_ms() : 0);
 }
 
 Stmt::Stmt(SqliteDb& db, std::string_view op, std::string_view sql) : db_(db), op_(op) {

@@ -8,6 +8,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -15,12 +16,15 @@
 #include <vector>
 
 #include "zkpipe/sdk/status.h"
+#include "zkpipe/store/store_clock.h"
 
 namespace zkpipe::store {
 
 class SqliteDb {
  public:
-  SqliteDb(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  // `clock`: the test clock seam (null in production), added to every now_ms().
+  SqliteDb(sqlite3* db, std::string path, std::shared_ptr<const StoreClock> clock = nullptr)
+      : db_(db), path_(std::move(path)), clock_(std::move(clock)) {}
   ~SqliteDb() { sqlite3_close_v2(db_); }
   SqliteDb(const SqliteDb&) = delete;
   SqliteDb& operator=(const SqliteDb&) = delete;
@@ -32,13 +36,14 @@ class SqliteDb {
   Status error(std::string_view op, int rc) const;
   // Runs SQL text of one or more statements without results.
   Status exec(std::string_view op, const char* sql);
-  // The database's clock: unix milliseconds.
+  // The database's clock: unix milliseconds (plus the test clock's offset when there is one).
   Result<int64_t> now_ms(std::string_view op);
   int64_t changes() const { return sqlite3_changes64(db_); }
 
  private:
   sqlite3* db_;
   std::string path_;
+  std::shared_ptr<const StoreClock> clock_;
 };
 
 // A prepared statement; bind with 1-based indexes, then step() or run().

@@ -166,7 +166,7 @@ Result<std::unique_ptr<JobStore>> open_sqlite_store(const StoreConfig& config) {
   sqlite3* raw = nullptr;
   const int rc =
       sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
-  auto db = std::make_unique<SqliteDb>(raw, path);
+  auto db = std::make_unique<SqliteDb>(raw, path, config.clock);
   if (rc != SQLITE_OK) return db->error("open", rc);
   sqlite3_extended_result_codes(raw, 1);
   sqlite3_busy_timeout(raw, kBusyTimeoutMs);

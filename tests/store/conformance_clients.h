@@ -77,7 +77,8 @@ inline void check_release(const StoreUnderTest& sut) {
 // shares stays.
 inline void check_expire(const StoreUnderTest& sut) {
   StoreConfig config = sut.fresh();
-  config.retain_ms = 1'000;
+  config.retain_ms = 3'600'000;
+  const auto clock = test_clock(config);
   auto store = open_ok(sut, config);
   const uint64_t done = submit_ok(*store, new_job("shared input", 3, "c", 0, "req-done"));
   const uint64_t cancelled = submit_ok(*store, new_job("cancelled input"));
@@ -90,13 +91,14 @@ inline void check_expire(const StoreUnderTest& sut) {
   REQUIRE(early.ok());
   CHECK(*early == 0);
 
-  size_t expired = 0;
-  CHECK(eventually([&] {
-    Result<size_t> n = store->expire();
-    REQUIRE(n.ok());
-    expired += *n;
-    return expired == 2;
-  }));
+  clock->advance(3'500'000);
+  early = store->expire();
+  REQUIRE(early.ok());
+  CHECK(*early == 0);
+  clock->advance(200'000);
+  Result<size_t> expired = store->expire();
+  REQUIRE(expired.ok());
+  CHECK(*expired == 2);
   Result<std::optional<JobRecord>> gone = store->get(done, false);
   REQUIRE(gone.ok());
   CHECK_FALSE(gone->has_value());
@@ -118,7 +120,9 @@ inline void check_expire(const StoreUnderTest& sut) {
 
 // Heartbeats record the workers; workers() lists those seen within the window, latest first.
 inline void check_workers(const StoreUnderTest& sut) {
-  auto store = open_ok(sut, sut.fresh());
+  StoreConfig config = sut.fresh();
+  const auto clock = test_clock(config);
+  auto store = open_ok(sut, config);
   WorkerInfo w1;
   w1.name = "w1";
   w1.host = "host-a";
@@ -132,7 +136,7 @@ inline void check_workers(const StoreUnderTest& sut) {
   w2.devices = "cuda0 (NVIDIA H200)";
   w2.started_unix_ms = unix_now_ms();
   REQUIRE(store->heartbeat(w1, {}).ok());
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  clock->advance(2'000);
   REQUIRE(store->heartbeat(w2, {}).ok());
 
   Result<std::vector<WorkerInfo>> seen = store->workers(60'000);
@@ -151,7 +155,7 @@ inline void check_workers(const StoreUnderTest& sut) {
   CHECK(s1.started_unix_ms == w1.started_unix_ms);
   CHECK(std::abs(s1.last_seen_unix_ms - unix_now_ms()) < 60'000);
 
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  clock->advance(2'000);
   w1.running = 0;
   w1.hot_circuits = {"c-3"};
   REQUIRE(store->heartbeat(w1, {}).ok());
@@ -162,8 +166,18 @@ inline void check_workers(const StoreUnderTest& sut) {
   CHECK((*seen)[0].running == 0);
   CHECK((*seen)[0].hot_circuits == std::vector<std::string>{"c-3"});
 
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  seen = store->workers(100);
+  // w1 beat last 2 s after w2: a minute on, both are gone, w2 first.
+  clock->advance(50'000);
+  seen = store->workers(60'000);
+  REQUIRE(seen.ok());
+  CHECK(seen->size() == 2);
+  clock->advance(9'000);
+  seen = store->workers(60'000);
+  REQUIRE(seen.ok());
+  REQUIRE(seen->size() == 1);
+  CHECK((*seen)[0].name == "w1");
+  clock->advance(2'000);
+  seen = store->workers(60'000);
   REQUIRE(seen.ok());
   CHECK(seen->empty());
 }

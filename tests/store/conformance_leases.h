@@ -1,6 +1,7 @@
 // tests/store/conformance_leases.h: conformance checks of what a claim's owner and the clock do
 // to a job: heartbeats, fenced checkpoints and completions, failures and retries, reaping
-// expired leases.
+// expired leases. Time moves on the store's test clock (leases of a minute, advanced at once),
+// so the real time a loaded machine takes between two calls changes nothing.
 // Thread-safety: call from the Catch2 test thread.
 #pragma once
 
@@ -8,11 +9,12 @@
 
 namespace zkpipe::store::conformance {
 
-// A heartbeat renews its leases (nothing to reap after two leases' time) and reports as lost a
-// job whose fence another claim replaced.
+// A heartbeat renews its leases (nothing to reap after two leases' time; a lease after the last
+// heartbeat the job is reaped) and reports as lost a job whose fence another claim replaced.
 inline void check_heartbeat(const StoreUnderTest& sut) {
   StoreConfig config = sut.fresh();
-  config.lease_ms = 1'500;
+  config.lease_ms = 60'000;
+  const auto clock = test_clock(config);
   auto store = open_ok(sut, config);
   const uint64_t id = submit_ok(*store, new_job("hb"));
   const Claimed c1 = claim_one(*store, "w1");
@@ -24,9 +26,9 @@ inline void check_heartbeat(const StoreUnderTest& sut) {
     REQUIRE(beat.ok());
     CHECK(beat->lost.empty());
     CHECK(beat->cancel_requested.empty());
-    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    clock->advance(40'000);
   }
-  // 2.1 s after the claim, 0.7 s after the last heartbeat: the lease still holds.
+  // 120 s after the claim, 40 s after the last heartbeat: the lease still holds.
   Result<size_t> reaped = store->reap();
   REQUIRE(reaped.ok());
   CHECK(*reaped == 0);
@@ -53,6 +55,17 @@ inline void check_heartbeat(const StoreUnderTest& sut) {
   Result<HeartbeatReply> foreign = store->heartbeat(w1, {{id, c2.fence}});
   REQUIRE(foreign.ok());
   CHECK(foreign->lost == std::vector<uint64_t>{id});
+
+  // w2 stops renewing: just short of a lease the job holds, just past it the job is reaped.
+  clock->advance(59'000);
+  reaped = store->reap();
+  REQUIRE(reaped.ok());
+  CHECK(*reaped == 0);
+  clock->advance(2'000);
+  reaped = store->reap();
+  REQUIRE(reaped.ok());
+  CHECK(*reaped == 1);
+  CHECK(get_ok(*store, id).state == JobState::kQueued);
 }
 
 // Checkpoints need the current fence; the first proof of a position stays; they survive a
@@ -117,13 +130,14 @@ inline void check_complete_fenced(const StoreUnderTest& sut) {
 // for a lease, the error kept, the checkpoints dropped.
 inline void check_fail_retryable(const StoreUnderTest& sut) {
   StoreConfig config = sut.fresh();
-  config.retry_backoff_ms = 1'000;
+  config.retry_backoff_ms = 20'000;
+  config.lease_ms = 60'000;
   config.max_attempts = 3;
+  const auto clock = test_clock(config);
   auto store = open_ok(sut, config);
   const uint64_t id = submit_ok(*store, new_job("retry"));
   const Claimed c1 = claim_one(*store, "w1");
   REQUIRE(store->checkpoint(id, c1.fence, 0, bytes_of("p0")).ok());
-  const auto failed_at = std::chrono::steady_clock::now();
   REQUIRE(fenced_ok(store->fail(id, c1.fence, Code::kUnavailable, "the device fell off", true)));
   CHECK_FALSE(fenced_ok(store->fail(id, c1.fence, Code::kUnavailable, "twice", true)));
 
@@ -135,39 +149,42 @@ inline void check_fail_retryable(const StoreUnderTest& sut) {
   CHECK(r.attempts == 1);
   CHECK(r.ended_unix_ms == 0);
 
-  // In back-off: nobody takes it; then w2 does, w1 (avoided for a lease) does not.
+  // In back-off (20 s): nobody takes it; then w2 does, w1 (avoided for a lease) does not.
   CHECK(claim_ok(*store, "w2").empty());
-  std::optional<Claimed> c2;
-  CHECK(eventually([&] {
-    CHECK(claim_ok(*store, "w1").empty());
-    std::vector<Claimed> c = claim_ok(*store, "w2");
-    if (!c.empty()) c2 = c[0];
-    return c2.has_value();
-  }));
-  REQUIRE(c2.has_value());
-  CHECK(std::chrono::steady_clock::now() - failed_at >= std::chrono::milliseconds(900));
-  CHECK(c2->attempt == 2);
-  CHECK(c2->checkpoints.empty());
+  clock->advance(15'000);
+  CHECK(claim_ok(*store, "w2").empty());
+  clock->advance(6'000);
+  CHECK(claim_ok(*store, "w1").empty());
+  const Claimed c2 = claim_one(*store, "w2");
+  CHECK(c2.attempt == 2);
+  CHECK(c2.checkpoints.empty());
+
+  // The next failure backs off twice as long (40 s); w2, which failed it, may take it again once
+  // a lease past that.
+  REQUIRE(fenced_ok(store->fail(id, c2.fence, Code::kUnavailable, "again", true)));
+  clock->advance(35'000);
+  CHECK(claim_ok(*store, "w3").empty());
+  clock->advance(6'000);
+  CHECK(claim_ok(*store, "w2").empty());  // avoided: it failed last
+  clock->advance(60'000);
+  const Claimed c3 = claim_one(*store, "w2");
+  CHECK(c3.attempt == 3);
 }
 
 // Out of attempts, or not retryable: failed, with the error kept.
 inline void check_fail_out_of_attempts(const StoreUnderTest& sut) {
   StoreConfig config = sut.fresh();
-  config.retry_backoff_ms = 1;
+  config.retry_backoff_ms = 1'000;
   config.max_attempts = 2;
+  const auto clock = test_clock(config);
   auto store = open_ok(sut, config);
   const uint64_t id = submit_ok(*store, new_job("twice"));
   const Claimed c1 = claim_one(*store, "w1");
   REQUIRE(fenced_ok(store->fail(id, c1.fence, Code::kUnavailable, "first", true)));
-  std::optional<Claimed> c2;
-  CHECK(eventually([&] {
-    std::vector<Claimed> c = claim_ok(*store, "w2");
-    if (!c.empty()) c2 = c[0];
-    return c2.has_value();
-  }));
-  REQUIRE(c2.has_value());
-  CHECK(c2->attempt == 2);
-  REQUIRE(fenced_ok(store->fail(id, c2->fence, Code::kInternal, "second", true)));
+  clock->advance(1'001);
+  const Claimed c2 = claim_one(*store, "w2");
+  CHECK(c2.attempt == 2);
+  REQUIRE(fenced_ok(store->fail(id, c2.fence, Code::kInternal, "second", true)));
   JobRecord r = get_ok(*store, id);
   CHECK(r.state == JobState::kFailed);
   CHECK(r.error == "second");
@@ -191,9 +208,10 @@ inline void check_fail_out_of_attempts(const StoreUnderTest& sut) {
 // another worker takes the job at once; out of attempts, failed (UNAVAILABLE).
 inline void check_reap(const StoreUnderTest& sut) {
   StoreConfig config = sut.fresh();
-  config.lease_ms = 1'000;
-  config.retry_backoff_ms = 1;
+  config.lease_ms = 60'000;
+  config.retry_backoff_ms = 1'000;
   config.max_attempts = 2;
+  const auto clock = test_clock(config);
   auto store = open_ok(sut, config);
   const uint64_t x = submit_ok(*store, new_job("x"));
   const uint64_t y = submit_ok(*store, new_job("y"));
@@ -202,16 +220,15 @@ inline void check_reap(const StoreUnderTest& sut) {
   Result<size_t> early = store->reap();
   REQUIRE(early.ok());
   CHECK(*early == 0);
+  clock->advance(55'000);
+  early = store->reap();
+  REQUIRE(early.ok());
+  CHECK(*early == 0);
 
-  const auto claimed_at = std::chrono::steady_clock::now();
-  size_t reaped = 0;
-  CHECK(eventually([&] {
-    Result<size_t> n = store->reap();
-    REQUIRE(n.ok());
-    reaped += *n;
-    return reaped == 2;
-  }));
-  CHECK(std::chrono::steady_clock::now() - claimed_at >= std::chrono::milliseconds(800));
+  clock->advance(6'000);
+  Result<size_t> reaped = store->reap();
+  REQUIRE(reaped.ok());
+  CHECK(*reaped == 2);
   Result<size_t> again = store->reap();
   REQUIRE(again.ok());
   CHECK(*again == 0);
@@ -226,28 +243,25 @@ inline void check_reap(const StoreUnderTest& sut) {
   REQUIRE(beat.ok());
   CHECK(beat->lost.size() == 2);
 
-  // w1 is avoided; w2 takes x at once; w1 gets y back once a lease has passed.
+  // In back-off nobody takes them; then w2 takes x at once, w1 (avoided) nothing; w1 gets y
+  // back once a lease has passed.
+  CHECK(claim_ok(*store, "w2").empty());
+  clock->advance(1'001);
   CHECK(claim_ok(*store, "w1").empty());
-  const Claimed cx = claim_one_due(*store, "w2");  // after the 1 ms back-off
+  const Claimed cx = claim_one(*store, "w2");
   CHECK(cx.id == x);
   CHECK(cx.attempt == 2);
-  const auto avoided_from = std::chrono::steady_clock::now();
-  std::optional<Claimed> cy;
-  CHECK(eventually([&] {
-    std::vector<Claimed> c = claim_ok(*store, "w1");
-    if (!c.empty()) cy = c[0];
-    return cy.has_value();
-  }));
-  REQUIRE(cy.has_value());
-  CHECK(cy->id == y);
-  CHECK(std::chrono::steady_clock::now() - avoided_from >= std::chrono::milliseconds(500));
+  clock->advance(50'000);
+  CHECK(claim_ok(*store, "w1").empty());
+  clock->advance(10'001);
+  const Claimed cy = claim_one(*store, "w1");
+  CHECK(cy.id == y);
 
-  // x's second attempt also stops renewing: out of attempts, failed with the lease named.
-  CHECK(eventually([&] {
-    Result<size_t> n = store->reap();
-    REQUIRE(n.ok());
-    return get_ok(*store, x).state != JobState::kRunning;
-  }));
+  // x's second attempt also stops renewing (60 s after its claim): out of attempts, failed with
+  // the lease named.
+  reaped = store->reap();
+  REQUIRE(reaped.ok());
+  CHECK(*reaped == 1);
   r = get_ok(*store, x);
   CHECK(r.state == JobState::kFailed);
   CHECK(r.error_code == static_cast<int32_t>(Code::kUnavailable));

@@ -1,6 +1,7 @@
 // tests/store/conformance_support.h: what the store conformance checks (conformance.h) share:
 // the StoreUnderTest a store's test hands them, job builders, REQUIRE-ing wrappers of the store's
-// calls, and a bounded poll for what takes database time (leases, back-off, retention).
+// calls, the test clock that moves the store's time (leases, back-off, retention) without
+// sleeping, and a bounded poll for what is not the clock's (a reconnect).
 // Thread-safety: call from the Catch2 test thread.
 #pragma once
 
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "zkpipe/store/job_store.h"
+#include "zkpipe/store/store_clock.h"
 
 namespace zkpipe::store::conformance {
 
@@ -55,6 +57,13 @@ inline NewJob new_job(std::string_view input, uint8_t priority = 3, std::string 
   job.deadline_ms = deadline_ms;
   job.partitions = 2;
   return job;
+}
+
+// Gives `config` a test clock and returns it: store->... calls after clock->advance(ms) see
+// the database's clock plus the offset, so a test moves past a lease or back-off at once.
+inline std::shared_ptr<StoreClock> test_clock(StoreConfig& config) {
+  config.clock = std::make_shared<StoreClock>();
+  return config.clock;
 }
 
 inline std::unique_ptr<JobStore> open_ok(const StoreUnderTest& sut, const StoreConfig& config) {
@@ -95,11 +104,6 @@ inline Claimed claim_one(JobStore& store, const std::string& worker) {
   return std::move(c[0]);
 }
 
-// One job claimed once it is due: a job queued again after a failed attempt or a reap waits out
-// its back-off (retry_backoff_ms, on the store's clock) first, so a claim in the same
-// millisecond finds nothing. Fails after eventually()'s limit.
-Claimed claim_one_due(JobStore& store, const std::string& worker);
-
 inline JobRecord get_ok(JobStore& store, uint64_t id, bool with_result = false) {
   Result<std::optional<JobRecord>> r = store.get(id, with_result);
   INFO(r.status().to_string());
@@ -120,7 +124,8 @@ inline int64_t unix_now_ms() {
       .count();
 }
 
-// Polls `done` every 50 ms for at most `limit_ms`; true when it became true.
+// Polls `done` every 50 ms for at most `limit_ms`; true when it became true. For what the test
+// clock does not drive (a connection coming back); time in the store is moved with advance().
 inline bool eventually(const std::function<bool()>& done, int64_t limit_ms = 5'000) {
   const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(limit_ms);
   while (!done()) {
@@ -128,17 +133,6 @@ inline bool eventually(const std::function<bool()>& done, int64_t limit_ms = 5'0
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   return true;
-}
-
-inline Claimed claim_one_due(JobStore& store, const std::string& worker) {
-  std::optional<Claimed> got;
-  REQUIRE(eventually([&] {
-    std::vector<Claimed> c = claim_ok(store, worker);
-    REQUIRE(c.size() <= 1);
-    if (!c.empty()) got = std::move(c[0]);
-    return got.has_value();
-  }));
-  return std::move(*got);
 }
 
 }  // namespace zkpipe::store::conformance

@@ -111,19 +111,20 @@ TEST_CASE("PostgresStore: a reaped worker's late completion loses to the next ow
           "[postgres]") {
   Databases dbs;
   StoreConfig config = dbs.fresh();
-  config.lease_ms = 1'000;
-  config.retry_backoff_ms = 1;
+  config.lease_ms = 60'000;
+  config.retry_backoff_ms = 1'000;
+  const auto clock = test_clock(config);  // one clock: the two daemons share the database's
   auto a = open_ok({}, config);
   auto b = open_ok({}, config);
   const uint64_t id = submit_ok(*a, new_job("contested"));
   const Claimed first = claim_one(*a, "worker-a");
   // A stops renewing; any daemon's reaper queues the job again once the lease ran out.
-  CHECK(eventually([&] {
-    Result<size_t> n = b->reap();
-    REQUIRE(n.ok());
-    return *n == 1;
-  }));
-  const Claimed second = claim_one_due(*b, "worker-b");  // after the 1 ms back-off
+  clock->advance(60'001);
+  Result<size_t> reaped = b->reap();
+  REQUIRE(reaped.ok());
+  CHECK(*reaped == 1);
+  clock->advance(1'001);  // its back-off
+  const Claimed second = claim_one(*b, "worker-b");
   CHECK(second.id == id);
   CHECK(second.fence > first.fence);
   CHECK(second.attempt == 2);
@@ -180,6 +181,34 @@ TEST_CASE("PostgresStore: a connection the server kills is UNAVAILABLE once, the
   n = store->counts();
   REQUIRE(n.ok());
   CHECK(n->done == 3);
+}
+
+TEST_CASE("PostgresStore: the test clock's offset outlives a reconnect", "[postgres]") {
+  Databases dbs;
+  StoreConfig config = dbs.fresh();
+  const std::string db = config.postgres_conninfo;
+  config.postgres_conninfo += " application_name=zkpipe-clock-victim";
+  config.lease_ms = 60'000;
+  const auto clock = test_clock(config);
+  auto store = open_ok({}, config);
+  const uint64_t id = submit_ok(*store, new_job("lapses"));
+  const Claimed held = claim_one(*store, "w1");
+  clock->advance(61'000);
+  REQUIRE(store->counts().ok());  // the session takes the offset
+
+  Sql admin(db);
+  PgRows killed = admin.run(
+      "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE application_name = $1",
+      PgParams().text("zkpipe-clock-victim"));
+  REQUIRE(killed.size() == 1);
+  CHECK_FALSE(store->counts().ok());
+  CHECK(eventually([&] { return store->counts().ok(); }, 10'000));
+  // The new session has the offset again: on the store's clock the lease ran out 1 s ago.
+  Result<size_t> reaped = store->reap();
+  REQUIRE(reaped.ok());
+  CHECK(*reaped == 1);
+  CHECK(get_ok(*store, id).state == JobState::kQueued);
+  CHECK_FALSE(fenced_ok(store->complete(id, held.fence, bytes_of("late"))));
 }
 
 TEST_CASE("PostgresStore: a refused or unreachable server is UNAVAILABLE without the password",
@@ -245,7 +274,8 @@ TEST_CASE("PostgresStore: sessions get a statement timeout and name their worker
 TEST_CASE("PostgresStore: a job a client cancelled is not tried again", "[postgres]") {
   Databases dbs;
   StoreConfig config = dbs.fresh();
-  config.lease_ms = 500;
+  config.lease_ms = 60'000;
+  const auto clock = test_clock(config);
   auto store = open_ok({}, config);
   const uint64_t failing = submit_ok(*store, new_job("fails"));
   const uint64_t lapsing = submit_ok(*store, new_job("lapses"));
@@ -260,11 +290,10 @@ TEST_CASE("PostgresStore: a job a client cancelled is not tried again", "[postgr
   CHECK(r.error_code == static_cast<int32_t>(Code::kAborted));
   CHECK_THAT(r.error, Catch::Contains("device lost"));
 
-  CHECK(eventually([&] {
-    Result<size_t> n = store->reap();
-    REQUIRE(n.ok());
-    return *n == 1;
-  }));
+  clock->advance(60'001);
+  Result<size_t> reaped = store->reap();
+  REQUIRE(reaped.ok());
+  CHECK(*reaped == 1);
   r = get_ok(*store, lapsing);
   CHECK(r.state == JobState::kCancelled);
   CHECK(r.error_code == static_cast<int32_t>(Code::kAborted));

@@ -203,7 +203,8 @@ TEST_CASE("SqliteStore: jobs a killed daemon left running are queued again at op
   SqliteFixture fixture;
   StoreConfig config = fixture.sut().fresh();
   config.max_attempts = 2;
-  config.retry_backoff_ms = 1;
+  config.retry_backoff_ms = 1'000;
+  const auto clock = conformance::test_clock(config);  // the child's own copy after fork
   // The child submits and claims, then dies without closing anything.
   const pid_t child = ::fork();
   REQUIRE(child >= 0);
@@ -221,7 +222,7 @@ TEST_CASE("SqliteStore: jobs a killed daemon left running are queued again at op
       Result<bool> failed = s.fail(2, (*b1)[0].fence, Code::kInternal, "x", true);
       ok = failed.ok() && *failed;
     }
-    ::usleep(20'000);
+    clock->advance(1'001);  // past the back-off
     auto b2 = s.claim("w2", only);
     ok = ok && b2.ok() && b2->size() == 1;
     auto rest = s.claim("w1", conformance::filter(2));
@@ -291,6 +292,7 @@ TEST_CASE("SqliteStore: inputs are kept in chunks, addressed by SHA-256, freed o
   StoreConfig config = fixture.sut().fresh();
   config.chunk_bytes = 4096;
   config.retain_ms = 0;
+  const auto clock = conformance::test_clock(config);
   auto store = conformance::open_ok(StoreUnderTest{}, config);
   NewJob job = conformance::new_job("");
   job.input = conformance::random_bytes(50'000, 9);
@@ -309,10 +311,12 @@ TEST_CASE("SqliteStore: inputs are kept in chunks, addressed by SHA-256, freed o
     return *n == 1;
   };
   REQUIRE(store->cancel(a).ok());
-  CHECK(conformance::eventually(expired_one));
+  clock->advance(1);
+  CHECK(expired_one());
   CHECK(raw.number("SELECT count(*) FROM zk_blob") == 13);  // b still needs it
   REQUIRE(store->cancel(b).ok());
-  CHECK(conformance::eventually(expired_one));
+  clock->advance(1);
+  CHECK(expired_one());
   CHECK(raw.number("SELECT count(*) FROM zk_job") == 0);
   CHECK(raw.number("SELECT count(*) FROM zk_blob") == 0);
 }

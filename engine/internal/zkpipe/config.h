@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +15,10 @@
 #include "zkpipe/sdk/status.h"
 
 namespace zkpipe {
+
+namespace store {
+class StoreClock;  // zkpipe/store/store_clock.h
+}  // namespace store
 
 // A place in a config file; line and column are 1-based (0 = unknown).
 struct SourceLocation {
@@ -130,6 +135,9 @@ struct StoreConfig {
   std::string worker;                 // this daemon's name in the cluster; empty: <hostname>-<pid>
   uint32_t claim_ahead = 1;           // jobs claimed beyond those proving now (postgres)
   uint64_t chunk_bytes = 1ull << 20;  // inputs are stored in chunks of this size
+  // Tests only (no YAML key): an offset on the store's clock, moved by the test instead of
+  // sleeping (zkpipe/store/store_clock.h). Null: the database's clock as it is.
+  std::shared_ptr<store::StoreClock> clock;
 };
 
 // Where the SQLite store lives when store.sqlite.path is not set: jobs.db in the params
