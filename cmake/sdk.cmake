@@ -22,7 +22,7 @@ add_library(zkpipe_proof_sdk INTERFACE)
 add_library(zkpipe::proof_sdk ALIAS zkpipe_proof_sdk)
 target_link_libraries(zkpipe_proof_sdk INTERFACE zkpipe::sdk zkpipe::gadgets)
 
-set(ZKPIPE_SDK_LIBRARIES files crypto groth16 gadgets sector units system compute_glue)
+set(ZKPIPE_SDK_LIBRARIES files crypto groth16 filecoin gadgets sector units system compute_glue)
 foreach(t sdk proof_sdk ${ZKPIPE_SDK_LIBRARIES})
   set_target_properties(zkpipe_${t} PROPERTIES EXPORT_NAME ${t})
 endforeach()
@@ -39,6 +39,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/include/zkpipe/sdk
         DESTINATION include/zkpipe COMPONENT sdk)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/include/zkpipe/crypto
                   ${PROJECT_SOURCE_DIR}/engine/include/zkpipe/groth16
+                  ${PROJECT_SOURCE_DIR}/engine/include/zkpipe/filecoin
                   ${PROJECT_SOURCE_DIR}/plugins/gadgets/include/zkpipe/gadgets
                   ${PROJECT_SOURCE_DIR}/plugins/sector/include/zkpipe/sector
         DESTINATION include/zkpipe COMPONENT sdk FILES_MATCHING PATTERN "*.h")

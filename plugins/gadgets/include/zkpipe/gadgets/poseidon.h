@@ -10,35 +10,19 @@
 #include <span>
 #include <vector>
 
+#include "zkpipe/crypto/poseidon.h"
 #include "zkpipe/gadgets/num.h"
 #include "zkpipe/sdk/status.h"
 
 namespace zkpipe::gadgets {
 
-// The same permutation rewritten for speed (Poseidon paper, appendix B): partial-round constants
-// folded into state[0] and the first second-half full round, and each partial-round MDS
-// factored as a dense matrix moved to the last first-half full round times a sparse matrix.
-// Derived by poseidon_prepare; the S-box inputs are exactly those of the textbook rounds.
-struct PoseidonFastForm {
-  std::vector<Fr> pre_partial_mds;         // width^2: linear layer of the last first-half round
-  std::vector<Fr> partial_constants;       // partial_rounds: added to state[0]
-  std::vector<Fr> sparse;                  // partial_rounds * (2 width - 1): m00, v[1..], w[1..]
-  std::vector<Fr> post_partial_constants;  // width: constants of the first second-half round
-
-  bool empty() const { return sparse.empty(); }
-};
-
-struct PoseidonParams {
-  uint32_t width = 0;  // t
-  uint32_t full_rounds = 0;
-  uint32_t partial_rounds = 0;
-  std::vector<Fr> round_constants;  // (full + partial) * width, round-major
-  std::vector<Fr> mds;              // width * width, row-major: state' = mds * state
-  PoseidonFastForm fast;            // empty unless poseidon_prepare ran
-};
-
-// Derives params.fast from the constants and the MDS (a few ms for t = 12).
-void poseidon_prepare(PoseidonParams& params);
+// The permutation and its parameters are crypto's (zkpipe/crypto/poseidon.h); this header
+// names the instances of this library and the hashes over them.
+using crypto::poseidon_permute;
+using crypto::poseidon_permute_plain;
+using crypto::poseidon_prepare;
+using crypto::PoseidonFastForm;
+using crypto::PoseidonParams;
 
 // The instance for `arity` inputs (2, 4, 8 or 11); INVALID_ARGUMENT naming the supported ones
 // otherwise.
@@ -48,13 +32,6 @@ const PoseidonParams& poseidon_params(uint32_t arity);
 // The reference implementation's published instances poseidonperm_x5_255_3 and _5 (width 3 or
 // 5; R_P = 57 and 60), for known-answer tests of the permutation; throws otherwise.
 const PoseidonParams& poseidon_reference_params(uint32_t width);
-
-// In-place permutation: R_F/2 full rounds, R_P partial rounds (S-box on state[0] only), R_F/2
-// full rounds; each round adds its constants, applies the S-box and multiplies by the MDS.
-// Uses params.fast when present. Throws std::invalid_argument when state.size() != width.
-void poseidon_permute(const PoseidonParams& params, std::span<Fr> state);
-// The textbook rounds, ignoring params.fast (for tests).
-void poseidon_permute_plain(const PoseidonParams& params, std::span<Fr> state);
 
 // state = [2^arity - 1 (domain tag, as neptune does for Merkle trees), inputs...], permute,
 // return state[1]. inputs.size() must be a supported arity (throws std::invalid_argument).
