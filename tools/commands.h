@@ -25,6 +25,8 @@ void add_groth16(CLI::App& app, int* exit_code);
 // `groth16 prove`, registered by add_groth16 on its "groth16" subcommand.
 void add_groth16_prove(CLI::App& groth16, int* exit_code);
 void add_prove_once(CLI::App& app, int* exit_code);
+// `filecoin inputs|verify|params check`: Filecoin's own proofs (zkpipe::filecoin).
+void add_filecoin(CLI::App& app, int* exit_code);
 // `proof-type TYPE ARGS...`: a proof-type plugin's own command line (ABI 1.3).
 void add_proof_type_command(CLI::App& app, int* exit_code);
 

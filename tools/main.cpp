@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   zkpipe::tool::add_params(app, &exit_code);
   zkpipe::tool::add_groth16(app, &exit_code);
   zkpipe::tool::add_prove_once(app, &exit_code);
+  zkpipe::tool::add_filecoin(app, &exit_code);
   zkpipe::tool::add_proof_type_command(app, &exit_code);
   try {
     app.parse(argc, argv);
