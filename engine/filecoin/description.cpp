@@ -168,4 +168,61 @@ Result<PorepDescription> parse_porep_description(std::string_view text, const st
   return d;
 }
 
+Result<PostDescription> parse_post_description(std::string_view text, const std::string& what) {
+  ZKP_ASSIGN_OR_RETURN(json j, parse(text, what));
+  auto in = [&](Status s) { return s.with_context(what); };
+  if (!j.contains("registered_proof") || !j.at("registered_proof").is_string())
+    return in(invalid_argument("registered_proof: missing or not a string"));
+  PostDescription d;
+  Result<PostConfig> config = registered_post(j.at("registered_proof").get<std::string>());
+  if (!config.ok()) return in(config.status().with_context("registered_proof"));
+  d.config = *config;
+  Result<Bytes32> randomness = bytes32(j, "randomness");
+  if (!randomness.ok()) return in(randomness.status());
+  d.randomness = *randomness;
+  if (j.contains("prover_id")) {
+    Result<Bytes32> prover = bytes32(j, "prover_id");
+    if (!prover.ok()) return in(prover.status());
+    d.prover_id = *prover;
+  }
+  if (!j.contains("sectors") || !j.at("sectors").is_array())
+    return in(invalid_argument("sectors: missing or not an array"));
+  const json& sectors = j.at("sectors");
+  for (size_t i = 0; i < sectors.size(); ++i) {
+    const std::string at = "sectors[" + std::to_string(i) + "]";
+    if (!sectors[i].is_object()) return in(invalid_argument(at + ": not an object"));
+    PostSector s;
+    Result<uint64_t> id = u64_field(sectors[i], "sector_id");
+    if (!id.ok()) return in(id.status().with_context(at));
+    s.sector_id = *id;
+    Result<Bytes32> comm_r = bytes32(sectors[i], "comm_r");
+    if (!comm_r.ok()) return in(comm_r.status().with_context(at));
+    s.comm_r = *comm_r;
+    d.sectors.push_back(s);
+  }
+  return d;
+}
+
+Result<UpdateDescription> parse_update_description(std::string_view text, const std::string& what) {
+  ZKP_ASSIGN_OR_RETURN(json j, parse(text, what));
+  auto in = [&](Status s) { return s.with_context(what); };
+  if (!j.contains("registered_proof") || !j.at("registered_proof").is_string())
+    return in(invalid_argument("registered_proof: missing or not a string"));
+  UpdateDescription d;
+  Result<uint64_t> size = registered_update(j.at("registered_proof").get<std::string>());
+  if (!size.ok()) return in(size.status().with_context("registered_proof"));
+  d.sector_size = *size;
+  struct Field {
+    const char* name;
+    Bytes32* out;
+  };
+  for (const Field& f : {Field{"comm_r_old", &d.comm_r_old}, Field{"comm_d_new", &d.comm_d_new},
+                         Field{"comm_r_new", &d.comm_r_new}}) {
+    Result<Bytes32> b = bytes32(j, f.name);
+    if (!b.ok()) return in(b.status());
+    *f.out = *b;
+  }
+  return d;
+}
+
 }  // namespace zkpipe::filecoin

@@ -9,12 +9,17 @@ namespace zkpipe::filecoin {
 Result<std::vector<std::vector<Fr>>> public_inputs(std::string_view desc_json,
                                                    const std::string& what) {
   ZKP_ASSIGN_OR_RETURN(ProofKind kind, description_kind(desc_json, what));
-  if (kind != ProofKind::kPorep) {
-    return invalid_argument(what + ": " + std::string(proof_kind_name(kind)) +
-                            " public inputs are not derived yet (PoRep only)");
+  Result<std::vector<std::vector<Fr>>> inputs = invalid_argument("no description");
+  if (kind == ProofKind::kPorep) {
+    ZKP_ASSIGN_OR_RETURN(PorepDescription d, parse_porep_description(desc_json, what));
+    inputs = porep_public_inputs(d);
+  } else if (kind == ProofKind::kSnapDeals) {
+    ZKP_ASSIGN_OR_RETURN(UpdateDescription d, parse_update_description(desc_json, what));
+    inputs = update_public_inputs(d);
+  } else {
+    ZKP_ASSIGN_OR_RETURN(PostDescription d, parse_post_description(desc_json, what));
+    inputs = post_public_inputs(d);
   }
-  ZKP_ASSIGN_OR_RETURN(PorepDescription d, parse_porep_description(desc_json, what));
-  Result<std::vector<std::vector<Fr>>> inputs = porep_public_inputs(d);
   if (!inputs.ok()) return inputs.status().with_context(what);
   return inputs;
 }

@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "zkpipe/filecoin/porep_inputs.h"
+#include "zkpipe/filecoin/post_inputs.h"
 
 namespace zkpipe::filecoin {
 
@@ -29,5 +30,10 @@ Result<ProofKind> description_kind(std::string_view json_text, const std::string
 // A PoRep description; `what` prefixes errors ("desc.json: comm_d: ...").
 Result<PorepDescription> parse_porep_description(std::string_view json_text,
                                                  const std::string& what);
+// A Window or Winning PoSt description (registered_proof, randomness, prover_id, sectors).
+Result<PostDescription> parse_post_description(std::string_view json_text, const std::string& what);
+// A SnapDeals description (registered_proof, comm_r_old, comm_d_new, comm_r_new).
+Result<UpdateDescription> parse_update_description(std::string_view json_text,
+                                                   const std::string& what);
 
 }  // namespace zkpipe::filecoin

@@ -14,9 +14,8 @@
 
 namespace zkpipe::filecoin {
 
-// The public inputs of every partition the description names. INVALID_ARGUMENT naming the field
-// for a bad description; INVALID_ARGUMENT for the kinds whose derivation is not built yet
-// (WindowPoSt, WinningPoSt, SnapDeals: named).
+// The public inputs of every partition the description names (PoRep, Window/Winning PoSt or
+// SnapDeals). INVALID_ARGUMENT naming the field for a bad description.
 Result<std::vector<std::vector<Fr>>> public_inputs(std::string_view desc_json,
                                                    const std::string& what);
 
