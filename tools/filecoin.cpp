@@ -4,6 +4,8 @@
 //   verify --vk FILE --proof FILE --json DESC
 //                                       exit 0 valid (prints OK), 1 invalid, 2 bad input; the key
 //                                       is a bellperson .vk or polka-storage's compressed layout
+//   key convert IN OUT [--compressed]   a verifying key from either layout to a bellperson .vk
+//                                       (or to the compressed layout)
 //   params check [DIR] [--json]         every file of parameters.json against DIR ($FIL_PROOFS_
 //                                       PARAMETER_CACHE, default /var/tmp/filecoin-proof-
 //                                       parameters): exit 0 when every file there matches its
@@ -29,8 +31,8 @@ namespace {
 using crypto::Fr;
 
 struct FilecoinOptions {
-  std::string desc, vk, proof, dir;
-  bool json = false;
+  std::string desc, vk, proof, dir, out;
+  bool json = false, compressed = false;
 };
 
 int bad_input(const char* command, const Status& s) {
@@ -71,6 +73,19 @@ int run_verify(const FilecoinOptions& o) {
     return 1;
   }
   fmt::print("OK: {} partition(s) verify\n", inputs->size());
+  return 0;
+}
+
+int run_key_convert(const FilecoinOptions& o) {
+  Result<std::string> bytes = read_file(o.vk);
+  if (!bytes.ok()) return bad_input("key convert", bytes.status());
+  Result<groth16::VerifyingKey> vk = filecoin::decode_any_verifying_key(as_bytes(*bytes));
+  if (!vk.ok()) return bad_input("key convert", vk.status().with_context(o.vk));
+  const std::vector<uint8_t> out = o.compressed ? filecoin::encode_compressed_verifying_key(*vk)
+                                                : groth16::encode_verifying_key(*vk);
+  if (Status s = write_file(o.out, out); !s.ok()) return bad_input("key convert", s);
+  fmt::print("{}: {} key of {} public inputs, {} bytes\n", o.out,
+             o.compressed ? "compressed" : "bellperson .vk", vk->ic.size() - 1, out.size());
   return 0;
 }
 
@@ -155,6 +170,17 @@ void add_filecoin(CLI::App& app, int* exit_code) {
   v->add_option("--json", o->desc, "the proof description (DESC), a JSON file")->required();
   v->callback(
       [o, exit_code] { *exit_code = guarded("filecoin verify", [&] { return run_verify(*o); }); });
+
+  CLI::App* key = sub->add_subcommand("key", "Filecoin verifying keys");
+  key->require_subcommand(1);
+  CLI::App* convert = key->add_subcommand(
+      "convert", "Rewrite a verifying key (bellperson .vk or compressed) as a bellperson .vk");
+  convert->add_option("in", o->vk, "the key")->required();
+  convert->add_option("out", o->out, "the file to write")->required();
+  convert->add_flag("--compressed", o->compressed, "write the compressed layout instead");
+  convert->callback([o, exit_code] {
+    *exit_code = guarded("filecoin key convert", [&] { return run_key_convert(*o); });
+  });
 
   CLI::App* params = sub->add_subcommand("params", "Filecoin's parameter directory");
   params->require_subcommand(1);

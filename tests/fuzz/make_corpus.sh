@@ -8,7 +8,7 @@ set -euo pipefail
 tool=$1
 dir=$2
 rm -rf "$dir"
-kinds=(porep snapdeals window_post winning_post)
+kinds=(porep snapdeals window_post winning_post filecoin_keys filecoin_desc)
 for kind in "${kinds[@]}"; do mkdir -p "$dir/seeds/$kind" "$dir/work/$kind"; done
 mkdir -p "$dir/sectors"
 t=(--threads 1)
@@ -33,6 +33,23 @@ for shape in tiny 2KiB; do
     "$tool" "${v[@]}" --json --out "$dir/seeds/$post/$shape.json" >/dev/null
   done
 done
+# Filecoin's readers: polka-storage's keys and proofs (tests/filecoin/data), each key as a
+# bellperson .vk too, and that .vk with five empty vectors as a .params; descriptions of each kind.
+data=$(cd "$(dirname "$0")/../filecoin/data" && pwd)
+keys=$dir/seeds/filecoin_keys
+for name in polka_porep_2kib polka_post_2kib; do
+  cp "$data/$name.vk.bin" "$data/$name.proof.bin" "$keys/"
+  "$tool" filecoin key convert "$data/$name.vk.bin" "$keys/$name.vk" >/dev/null
+  { cat "$keys/$name.vk"; head -c 20 /dev/zero; } > "$keys/$name.params"
+done
+desc=$dir/seeds/filecoin_desc
+head -n 1 "$data/seal_regression_records-v16.json" > "$desc/regression-record.json"
+cat > "$desc/post.json" <<'JSON'
+{"registered_proof": "StackedDrgWindow2KiBV1_2", "randomness": "0101010101010101010101010101010101010101010101010101010101010101", "sectors": [{"sector_id": 77, "comm_r": "4afb35f82a95a10187a913bc14520d9a1d173328265b301b5dcf440ef2583950"}]}
+JSON
+cat > "$desc/snapdeals.json" <<'JSON'
+{"registered_proof": "StackedDrg8MiBV1", "comm_r_old": "4afb35f82a95a10187a913bc14520d9a1d173328265b301b5dcf440ef2583950", "comm_d_new": "129c7562bb0c189544f5dccd365feaec2141eab458097a5ca8429c109d154421", "comm_r_new": "4afb35f82a95a10187a913bc14520d9a1d173328265b301b5dcf440ef2583950"}
+JSON
 counts=()
 for kind in "${kinds[@]}"; do counts+=("$(ls "$dir/seeds/$kind" | wc -l) $kind"); done
 echo "make_corpus: seeds in $dir/seeds: ${counts[*]}"

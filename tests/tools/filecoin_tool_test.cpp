@@ -1,6 +1,7 @@
 // `zkpipe-tool filecoin`: inputs prints one JSON array of decimal strings per partition (alone on
 // stdout); verify exits 0 for polka-storage's real 2KiB PoRep proof, 1 with a field changed, 2 for
-// a bad description, key or proof (naming the file and field); params check reports a digest
+// a bad description, key or proof (naming the file and field); key convert writes a bellperson
+// .vk that verifies the same; params check reports a digest
 // mismatch (exit 1), an empty directory (exit 0) and a missing one (exit 2).
 #include <unistd.h>
 
@@ -101,6 +102,15 @@ TEST_CASE("filecoin tool: inputs and verify of polka-storage's real 2KiB PoRep p
                               dir.write("short.bin", "0123") + " --json " + desc);
   CHECK(short_proof.exit_code == 2);
   CHECK_THAT(short_proof.output, Contains("short.bin") && Contains("4 bytes"));
+
+  // The same key as a bellperson .vk verifies the same proof.
+  const std::string vk_file = (dir.path / "porep.vk").string();
+  auto convert = run_tool("filecoin key convert " + vk + " " + vk_file);
+  INFO(convert.output);
+  REQUIRE(convert.exit_code == 0);
+  CHECK(fs::file_size(vk_file) == 868 + 96 * 40);
+  CHECK(run_tool("filecoin verify --vk " + vk_file + " --proof " + proof + " --json " + desc)
+            .exit_code == 0);
 
   auto bad_key = run_tool("filecoin verify --vk " + dir.write("k.bin", "\x80xyz") + " --proof " +
                           proof + " --json " + desc);
