@@ -1,9 +1,11 @@
 // `zkpipe-tool filecoin`: Filecoin's own proofs, checked as a Filecoin node checks them.
 //   inputs --json DESC                  the public inputs DESC names, one JSON array of decimal
 //                                       strings per partition, on stdout
-//   verify --vk FILE --proof FILE --json DESC
+//   verify --vk FILE --proof FILE --json DESC [--snarkjs DIR]
 //                                       exit 0 valid (prints OK), 1 invalid, 2 bad input; the key
-//                                       is a bellperson .vk or polka-storage's compressed layout
+//                                       is a bellperson .vk or polka-storage's compressed layout;
+//                                       --snarkjs writes the key, each partition's proof and
+//                                       inputs as snarkjs JSON (for an independent verifier)
 //   key convert IN OUT [--compressed]   a verifying key from either layout to a bellperson .vk
 //                                       (or to the compressed layout)
 //   params check [DIR] [--json]         every file of parameters.json against DIR ($FIL_PROOFS_
@@ -12,6 +14,7 @@
 //                                       digest, 1 on a mismatch, 2 when DIR cannot be read
 // DESC is described in zkpipe/filecoin/description.h and docs/filecoin.md.
 // Thread-safety: main thread only.
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -24,6 +27,7 @@
 #include "zkpipe/filecoin/verify.h"
 #include "zkpipe/groth16/snarkjs.h"
 #include "zkpipe/sdk/file_io.h"
+#include "zkpipe/sdk/output_file.h"
 
 namespace zkpipe::tool {
 namespace {
@@ -31,7 +35,7 @@ namespace {
 using crypto::Fr;
 
 struct FilecoinOptions {
-  std::string desc, vk, proof, dir, out;
+  std::string desc, vk, proof, dir, out, snarkjs;
   bool json = false, compressed = false;
 };
 
@@ -66,6 +70,23 @@ int run_verify(const FilecoinOptions& o) {
   if (!proof.ok()) return bad_input("verify", proof.status());
   Result<std::vector<std::vector<Fr>>> inputs = filecoin::public_inputs(*desc, o.desc);
   if (!inputs.ok()) return bad_input("verify", inputs.status());
+  if (!o.snarkjs.empty()) {
+    Result<std::vector<groth16::Proof>> proofs =
+        filecoin::decode_proofs(as_bytes(*proof), inputs->size());
+    if (!proofs.ok()) return bad_input("verify", proofs.status().with_context(o.proof));
+    if (Status s = check_output_dir(o.snarkjs, "--snarkjs"); !s.ok()) return bad_input("verify", s);
+    const std::filesystem::path dir(o.snarkjs);
+    Status s =
+        write_file((dir / "verification_key.json").string(), groth16::export_snarkjs_vk(*vk));
+    for (size_t k = 0; s.ok() && k < proofs->size(); ++k) {
+      s = write_file((dir / fmt::format("proof_{}.json", k)).string(),
+                     groth16::export_snarkjs_proof((*proofs)[k]));
+      if (s.ok())
+        s = write_file((dir / fmt::format("public_{}.json", k)).string(),
+                       groth16::export_snarkjs_public((*inputs)[k]));
+    }
+    if (!s.ok()) return bad_input("verify", s);
+  }
   Result<bool> valid = filecoin::verify_partitions(*vk, as_bytes(*proof), *inputs);
   if (!valid.ok()) return bad_input("verify", valid.status().with_context(o.proof));
   if (!*valid) {
@@ -168,6 +189,8 @@ void add_filecoin(CLI::App& app, int* exit_code) {
   v->add_option("--proof", o->proof, "proof bytes: 192 a partition, in partition order")
       ->required();
   v->add_option("--json", o->desc, "the proof description (DESC), a JSON file")->required();
+  v->add_option("--snarkjs", o->snarkjs,
+                "also write verification_key.json, proof_K.json, public_K.json here (created)");
   v->callback(
       [o, exit_code] { *exit_code = guarded("filecoin verify", [&] { return run_verify(*o); }); });
 

@@ -10,7 +10,8 @@
 # the client's submit --wait over a unix socket and TCP, snarkjs verifies what it served); then
 # `zkpipe bench` with cpu.yaml and pageable.yaml side by side. The PoSt types (window_post,
 # winning_post: plugins built against the installed SDK) go the same way from sealed sectors,
-# through their own `zkpipe-tool proof-type TYPE vanilla` and `zkpipe prove`.
+# through their own `zkpipe-tool proof-type TYPE vanilla` and `zkpipe prove`. Filecoin's own 2KiB
+# PoRep and WindowPoSt proofs (polka-storage's): zkpipe and snarkjs both verify them.
 # Needs BUILD_DIR/bin/zkpipe-tool, node and npm; snarkjs and the prepared ptau are cached under
 # BUILD_DIR/interop. One line per check, a summary, exit 1 on any failure.
 set -euo pipefail
@@ -373,6 +374,42 @@ if check "zkpipe serve: starts on a unix socket and 127.0.0.1" 0 serve_started; 
     done
   done
   check "zkpipe serve: SIGTERM drains and exits 0" 0 serve_stopped || true
+fi
+
+# Filecoin's own proofs (tests/filecoin/data: polka-storage's 2KiB PoRep and WindowPoSt, made by
+# filecoin-proofs 18.1): zkpipe derives the public inputs from each description and verifies;
+# snarkjs, an independent verifier, accepts the same key, proof and inputs, and rejects them with
+# an input changed.
+FIL_DATA="$(cd "$(dirname "$0")/../filecoin/data" && pwd)"
+filecoin_descs() {
+  python3 - "$FIL_DATA" "$WORK" <<'PY'
+import json, sys
+data, work = sys.argv[1], sys.argv[2]
+d = json.load(open(f"{data}/polka_porep_2kib.json")); i = d["inputs"]
+porep = {"porep_config": {"sector_size": 2048, "partitions": 1, "api_version": "V1_2_0",
+         "porep_id": d["porep_config"]["porep_id_hex"], "api_features": []},
+         "comm_r": i["comm_r_hex"], "comm_d": i["comm_d_hex"], "prover_id": i["prover_id_hex"],
+         "sector_id": i["sector_number"], "ticket": i["ticket_hex"], "seed": i["seed_hex"]}
+p = json.load(open(f"{data}/polka_post_2kib.json")); r = p["inputs"]["replicas"][0]
+post = {"registered_proof": "StackedDrgWindow2KiBV1_2", "randomness": p["inputs"]["randomness_hex"],
+        "sectors": [{"sector_id": r["sector_number"], "comm_r": r["comm_r_hex"]}]}
+json.dump(porep, open(f"{work}/filecoin_porep.json", "w"))
+json.dump(post, open(f"{work}/filecoin_post.json", "w"))
+PY
+}
+if check "filecoin: descriptions of polka-storage's 2KiB PoRep and WindowPoSt" 0 filecoin_descs; then
+  for kind in porep post; do
+    out="$WORK/filecoin-$kind"
+    check "filecoin: zkpipe verifies the real 2KiB $kind proof with the inputs it derives" 0 \
+      "$TOOL" filecoin verify --vk "$FIL_DATA/polka_${kind}_2kib.vk.bin" \
+      --proof "$FIL_DATA/polka_${kind}_2kib.proof.bin" --json "$WORK/filecoin_$kind.json" \
+      --snarkjs "$out" || true
+    check "filecoin: snarkjs verifies the same $kind proof, key and inputs" 0 snarkjs groth16 \
+      verify "$out/verification_key.json" "$out/public_0.json" "$out/proof_0.json" || true
+    tamper_public "$out/public_0.json" "$out/public_tampered.json"
+    check "filecoin: snarkjs rejects it with an input changed" 0 snarkjs_rejects \
+      "$out/verification_key.json" "$out/public_tampered.json" "$out/proof_0.json" || true
+  done
 fi
 
 bench_ok() {
