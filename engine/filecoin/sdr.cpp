@@ -11,9 +11,8 @@ namespace {
 
 constexpr size_t kHeader = 64, kLabelParents = 37;
 
-void label_layer(const SdrGraph& graph, const Domain& replica_id, uint32_t layer,
-                 const std::vector<Domain>* previous, std::vector<Domain>& out) {
-  const uint64_t nodes = graph.nodes();
+void label_layer(const std::vector<uint32_t>& cache, uint64_t nodes, const Domain& replica_id,
+                 uint32_t layer, const std::vector<Domain>* previous, std::vector<Domain>& out) {
   out.resize(nodes);
   uint8_t message[kHeader + kLabelParents * 32] = {};
   std::memcpy(message, replica_id.data(), 32);
@@ -23,7 +22,7 @@ void label_layer(const SdrGraph& graph, const Domain& replica_id, uint32_t layer
     for (int i = 0; i < 8; ++i) message[36 + i] = static_cast<uint8_t>(v >> (56 - 8 * i));
     size_t bytes = kHeader;
     if (v > 0) {
-      const auto p = graph.parents(v);
+      const uint32_t* p = &cache[v * kParents];
       const Domain* picked[kParents];
       size_t n = kDrgDegree;
       for (size_t i = 0; i < kDrgDegree; ++i) picked[i] = &out[p[i]];
@@ -64,9 +63,14 @@ bool is_power_of(uint64_t n, uint32_t arity) {
 
 std::vector<std::vector<Domain>> sdr_labels(const SdrGraph& graph, const Domain& replica_id,
                                             uint32_t layers) {
+  return sdr_labels(graph.cache(), graph.nodes(), replica_id, layers);
+}
+
+std::vector<std::vector<Domain>> sdr_labels(const std::vector<uint32_t>& cache, uint64_t nodes,
+                                            const Domain& replica_id, uint32_t layers) {
   std::vector<std::vector<Domain>> labels(layers);
   for (uint32_t l = 1; l <= layers; ++l)
-    label_layer(graph, replica_id, l, l > 1 ? &labels[l - 2] : nullptr, labels[l - 1]);
+    label_layer(cache, nodes, replica_id, l, l > 1 ? &labels[l - 2] : nullptr, labels[l - 1]);
   return labels;
 }
 

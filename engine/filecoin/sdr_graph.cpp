@@ -207,6 +207,18 @@ std::string SdrGraph::cache_name() const {
   return "v28-sdr-parent-" + to_hex(h.finish());
 }
 
+std::vector<uint32_t> SdrGraph::cache(unsigned threads) const {
+  std::vector<uint32_t> out(nodes_ * kParents);
+  constexpr uint64_t kChunk = 1 << 12;
+  crypto::parallel_for((nodes_ + kChunk - 1) / kChunk, threads, [&](size_t c) {
+    for (uint64_t v = c * kChunk; v < std::min(nodes_, (c + 1) * kChunk); ++v) {
+      const auto p = parents(v);
+      std::copy(p.begin(), p.end(), out.begin() + v * kParents);
+    }
+  });
+  return out;
+}
+
 Sha256Digest SdrGraph::cache_digest(unsigned threads) const {
   // Chunks of nodes in parallel, hashed in order.
   constexpr uint64_t kChunk = 1 << 14;

@@ -25,9 +25,13 @@
 
 namespace zkpipe::filecoin {
 
-// All layers' labels: labels[l - 1][v].
+// All layers' labels: labels[l - 1][v] (the graph's parent cache is built first, in memory, on
+// all hardware threads).
 std::vector<std::vector<Domain>> sdr_labels(const SdrGraph& graph, const Domain& replica_id,
                                             uint32_t layers);
+// The same from a parent cache already built (SdrGraph::cache()) for `nodes` nodes.
+std::vector<std::vector<Domain>> sdr_labels(const std::vector<uint32_t>& cache, uint64_t nodes,
+                                            const Domain& replica_id, uint32_t layers);
 
 // The root of a Poseidon tree (MerkleTree tags) of `base` arity over leaves split into
 // sub * top base trees, whose roots are joined by `sub` then `top` arity nodes (0: no level).

@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "zkpipe/filecoin/porep_config.h"
 #include "zkpipe/sdk/sha256.h"
@@ -42,6 +43,9 @@ class SdrGraph {
   std::string cache_name() const;
   // SHA-256 of the parent cache (computed node by node, nothing stored; threads: 0 = all).
   Sha256Digest cache_digest(unsigned threads = 0) const;
+  // The parent cache in memory: kParents u32 a node (56 bytes; 900 MiB for 512MiB, too much for
+  // 32GiB, which rust-fil-proofs keeps in a file).
+  std::vector<uint32_t> cache(unsigned threads = 0) const;
 
  private:
   uint64_t feistel_permute(uint64_t x) const;
