@@ -186,6 +186,25 @@ TEST_CASE("Filecoin .params: damaged files are refused with the file, field and 
   CHECK_THAT(inf.status().message(), Catch::Contains("offset " + std::to_string(a2)));
   CHECK_THAT(inf.status().message(), Catch::Contains("a point 2 is the point at infinity"));
 
+  // On the curve, outside the prime-order subgroup (tests/vectors/serialization_invalid.json, from
+  // @noble/curves): the checked read refuses it; the unchecked one, as Filecoin reads .params
+  // under a digest check, does not look.
+  const std::vector<uint8_t> torsion = testdata::unhex(
+      "16dbc68b53e777a62daa87540a60fed1e846fd2466b7d34eedc6b0a8a974293f31037dda04acfd0aeab9a173cc4"
+      "7567716173cddea2b1af0daed1c826fd28b4f644e6a94ae229cfbf880b00b71cd0e9a16723abf4ccc9a5411c98"
+      "5990cbc9b53");
+  REQUIRE(torsion.size() == 96);
+  std::string subgroup = b;
+  const uint64_t l1 = layout->vectors[1].offset + 96;
+  subgroup.replace(l1, 96, std::string(torsion.begin(), torsion.end()));
+  const std::string sub_path = write("subgroup.params", subgroup);
+  Result<BellpersonParams> sg = read_params(sub_path, true);
+  REQUIRE_FALSE(sg.ok());
+  CHECK_THAT(sg.status().message(), Catch::Contains("l (points from 0"));
+  CHECK_THAT(sg.status().message(), Catch::Contains("point 1"));
+  CHECK_THAT(sg.status().message(), Catch::Contains("subgroup"));
+  CHECK(read_params(sub_path, false).ok());
+
   CHECK(read_params_layout(tmp.file("missing.params")).status().code() == Code::kNotFound);
   BellpersonParams with_infinity = params;
   with_infinity.l[0].infinity = true;
