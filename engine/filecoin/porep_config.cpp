@@ -6,18 +6,6 @@
 namespace zkpipe::filecoin {
 namespace {
 
-constexpr uint64_t kKiB = 1024, kMiB = kKiB * 1024, kGiB = kMiB * 1024;
-
-struct Size {
-  const char* name;
-  uint64_t bytes;
-};
-constexpr Size kSizes[5] = {{"2KiB", 2 * kKiB},
-                            {"8MiB", 8 * kMiB},
-                            {"512MiB", 512 * kMiB},
-                            {"32GiB", 32 * kGiB},
-                            {"64GiB", 64 * kGiB}};
-
 // filecoin-proofs-api's families, in id order (5 sizes each).
 struct Family {
   const char* suffix;
@@ -70,7 +58,7 @@ Result<PorepConfig> registered_porep(std::string_view name) {
   std::string known;
   uint64_t id = 0;
   for (const Family& family : families()) {
-    for (const Size& size : kSizes) {
+    for (const SectorSizeName& size : kSectorSizes) {
       const std::string candidate = std::string("StackedDrg") + size.name + family.suffix;
       if (candidate == name) {
         PorepConfig c;

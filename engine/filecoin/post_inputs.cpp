@@ -11,17 +11,6 @@
 namespace zkpipe::filecoin {
 namespace {
 
-constexpr uint64_t kKiB = 1024, kMiB = kKiB * 1024, kGiB = kMiB * 1024;
-struct Size {
-  const char* name;
-  uint64_t bytes;
-};
-constexpr Size kSizes[5] = {{"2KiB", 2 * kKiB},
-                            {"8MiB", 8 * kMiB},
-                            {"512MiB", 512 * kMiB},
-                            {"32GiB", 32 * kGiB},
-                            {"64GiB", 64 * kGiB}};
-
 uint32_t window_sector_count(uint64_t size) {
   if (size == 32 * kGiB) return 2349;
   if (size == 64 * kGiB) return 2300;
@@ -52,7 +41,7 @@ Result<Fr> commitment(const Domain& d, const std::string& name) {
 
 Result<PostConfig> registered_post(std::string_view name) {
   std::string known;
-  for (const Size& s : kSizes) {
+  for (const SectorSizeName& s : kSectorSizes) {
     const std::string size = s.name;
     struct Form {
       std::string name;
@@ -159,7 +148,7 @@ Result<std::vector<std::vector<Fr>>> post_public_inputs(const PostDescription& d
 
 Result<uint64_t> registered_update(std::string_view name) {
   std::string known;
-  for (const Size& s : kSizes) {
+  for (const SectorSizeName& s : kSectorSizes) {
     const std::string candidate = std::string("StackedDrg") + s.name + "V1";
     if (candidate == name) return s.bytes;
     known += (known.empty() ? "" : ", ") + candidate;

@@ -18,6 +18,18 @@ namespace zkpipe::filecoin {
 
 using PorepId = std::array<uint8_t, 32>;
 
+// Filecoin's production sector sizes, as the registered proofs' names spell them, in id order.
+struct SectorSizeName {
+  const char* name;  // "2KiB", "8MiB", "512MiB", "32GiB", "64GiB"
+  uint64_t bytes;
+};
+inline constexpr uint64_t kKiB = 1024, kMiB = kKiB * 1024, kGiB = kMiB * 1024;
+inline constexpr SectorSizeName kSectorSizes[5] = {{"2KiB", 2 * kKiB},
+                                                   {"8MiB", 8 * kMiB},
+                                                   {"512MiB", 512 * kMiB},
+                                                   {"32GiB", 32 * kGiB},
+                                                   {"64GiB", 64 * kGiB}};
+
 enum class ApiVersion { kV1_0_0, kV1_1_0, kV1_2_0 };
 // "V1_0_0" / "1.0.0" (and V1_1_0, V1_2_0); INVALID_ARGUMENT naming the accepted spellings.
 Result<ApiVersion> parse_api_version(std::string_view text);
