@@ -313,7 +313,12 @@ Result<ParamsHandle> ParamsCache::acquire(const std::string& id, const RecordFn&
   }
   lock.unlock();
   bool made = false;
-  Result<std::shared_ptr<HotParams>> loaded = load(id, record ? &record : nullptr, wait, made);
+  // Whatever load() throws (bad_alloc, a filesystem error, the recorder's own) becomes this
+  // acquire's error: the entry must leave kLoading and its waiters must wake, or every later
+  // acquire of the id would wait forever.
+  Result<std::shared_ptr<HotParams>> loaded = guarded("params: loading circuit " + id, [&] {
+    return load(id, record ? &record : nullptr, wait, made);
+  });
   lock.lock();
   Entry& e = *entries_.at(id);
   loaded_cv_.notify_all();

@@ -127,3 +127,41 @@ TEST_CASE("Params: temporary files of a killed writer are removed by the next ma
 }
 
 }  // namespace zkpipe::testing
+
+namespace zkpipe::testing {
+namespace {
+
+// Issue 34, finding 2: an exception out of loading (here the recorder's) used to leave the entry
+// loading forever, so every later acquire of the id waited for good. Now each acquire returns
+// the error and the next one tries again.
+TEST_CASE("Params: an exception while loading fails that acquire only; the next one tries again",
+          "[pipeline]") {
+  TempDir dir("zkpipe_params_throw");
+  ParamsConfig config;
+  config.dir = dir.file("params");
+  config.setup_when_missing = true;
+  pipeline::MemoryBudget budget(1ull << 30);
+  pipeline::PipelineShape shape;
+  shape.threads = 1;
+  pipeline::ParamsCache cache(
+      config, budget, [](uint64_t) -> Result<Buffer> { return internal_error("no memory here"); },
+      shape);
+  int calls = 0;
+  const pipeline::RecordFn throwing = [&]() -> Result<groth16::R1cs> {
+    ++calls;
+    throw std::runtime_error("the recorder broke");
+  };
+  pipeline::ReserveOptions wait;
+  wait.what = "test";
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    Result<pipeline::ParamsHandle> h = cache.acquire("circuit-x", throwing, wait);
+    REQUIRE_FALSE(h.ok());
+    CHECK(h.status().code() == Code::kInternal);
+    CHECK_THAT(h.status().message(), Contains("circuit-x") && Contains("the recorder broke"));
+  }
+  CHECK(calls == 2);
+  CHECK(cache.stats().in_use == 0);
+}
+
+}  // namespace
+}  // namespace zkpipe::testing
