@@ -102,6 +102,13 @@ ProvingKey hot_copy(const ProvingKey& warm, Buffer buffer) {
   return pk;
 }
 
+// fs::exists without the exception (a name too long, EACCES on a parent): such a file counts as
+// missing here, and opening or writing it later names the error.
+bool file_exists(const std::string& path) {
+  std::error_code ec;
+  return fs::exists(path, ec);
+}
+
 }  // namespace
 
 ParamsCache::ParamsCache(ParamsConfig config, MemoryBudget& budget, AllocateFn allocate,
@@ -127,13 +134,13 @@ Result<ProvingKey> ParamsCache::open_warm(const std::string& id, const RecordFn*
                                           bool& trusted) {
   const std::string path = params_path(id);
   const bool can_make = config_.setup_when_missing && record != nullptr;
-  if (!fs::exists(path) && !can_make) return missing_params(id, path);
+  if (!file_exists(path) && !can_make) return missing_params(id, path);
   std::error_code ec;
   fs::create_directories(config_.dir, ec);
   if (ec) return unavailable("params.dir: cannot create " + config_.dir + ": " + ec.message());
   ZKP_ASSIGN_OR_RETURN(ParamsLock lock, ParamsLock::acquire(path));
   remove_stale_temporaries(path);
-  if (fs::exists(path)) {  // perhaps made by another process while we waited
+  if (file_exists(path)) {  // perhaps made by another process while we waited
     if (stamp_matches(path)) {
       trusted = true;
       return groth16::load_params(path, groth16::ParamsLoadOptions::trusted());
@@ -253,7 +260,7 @@ Result<groth16::VerifyingKey> ParamsCache::verifying_key(const std::string& id) 
     }
   }
   const std::string path = params_path(id);
-  if (!fs::exists(path)) return missing_params(id, path);
+  if (!file_exists(path)) return missing_params(id, path);
   ZKP_ASSIGN_OR_RETURN(ProvingKey opened,
                        groth16::load_params(path, groth16::ParamsLoadOptions::trusted()));
   return std::move(opened.vk);
@@ -270,7 +277,7 @@ Result<CircuitMemory> ParamsCache::circuit_memory(const std::string& id) {
   }
   const std::string path = params_path(id);
   if (!warm) {
-    if (!fs::exists(path)) return missing_params(id, path);
+    if (!file_exists(path)) return missing_params(id, path);
     ZKP_ASSIGN_OR_RETURN(ProvingKey opened,
                          groth16::load_params(path, groth16::ParamsLoadOptions::trusted()));
     warm = std::move(opened);
