@@ -1,0 +1,123 @@
+// Filecoin's Merkle inclusion proof in-circuit (zkpipe/filecoin_circuit/por.h).
+#include "zkpipe/filecoin_circuit/por.h"
+
+#include <bit>
+#include <stdexcept>
+#include <string>
+
+#include "zkpipe/filecoin/poseidon.h"
+#include "zkpipe/filecoin_circuit/poseidon.h"
+
+namespace zkpipe::filecoin_circuit {
+namespace {
+
+uint32_t log2_arity(uint32_t arity) {
+  if (arity < 2 || !std::has_single_bit(arity)) {
+    throw std::invalid_argument("merkle path: arity " + std::to_string(arity) +
+                                " is not a power of two >= 2");
+  }
+  return static_cast<uint32_t>(std::countr_zero(arity));
+}
+
+}  // namespace
+
+uint32_t base_path_length(uint64_t leaves, TreeArities a) {
+  if (a.top != 0 && a.sub == 0)
+    throw std::invalid_argument("merkle path: a top level needs a sub level");
+  uint64_t base_leaves = leaves;
+  for (uint32_t arity : {a.sub, a.top}) {
+    if (arity == 0) continue;
+    log2_arity(arity);
+    if (base_leaves % arity != 0)
+      throw std::invalid_argument("merkle path: leaves do not split into sub-trees");
+    base_leaves /= arity;
+  }
+  const uint32_t bits = log2_arity(a.base);
+  if (base_leaves < a.base || !std::has_single_bit(base_leaves) ||
+      std::countr_zero(base_leaves) % bits != 0) {
+    throw std::invalid_argument("merkle path: " + std::to_string(leaves) +
+                                " leaves do not fill a tree of base arity " +
+                                std::to_string(a.base));
+  }
+  return static_cast<uint32_t>(std::countr_zero(base_leaves)) / bits;
+}
+
+uint32_t level_arity(uint32_t level, uint32_t base_levels, TreeArities a) {
+  if (level < base_levels) return a.base;
+  return level == base_levels && a.sub != 0 ? a.sub : a.top;
+}
+
+std::vector<uint32_t> leaf_positions(uint64_t index, uint64_t leaves, TreeArities a) {
+  const uint32_t base = base_path_length(leaves, a);
+  const uint32_t levels = base + (a.sub != 0) + (a.top != 0);
+  std::vector<uint32_t> out;
+  for (uint32_t level = 0; level < levels; ++level) {
+    const uint32_t arity = level_arity(level, base, a);
+    out.push_back(static_cast<uint32_t>(index & (arity - 1)));
+    index >>= log2_arity(arity);
+  }
+  return out;
+}
+
+MerkleOpening blank_opening(uint64_t leaves, TreeArities a) {
+  MerkleOpening o;
+  o.leaf = Fr::zero();
+  const uint32_t base = base_path_length(leaves, a);
+  const uint32_t levels = base + (a.sub != 0) + (a.top != 0);
+  for (uint32_t level = 0; level < levels; ++level) {
+    o.path.push_back({std::vector<Fr>(level_arity(level, base, a) - 1, Fr::zero()), 0});
+  }
+  return o;
+}
+
+Fr opening_root(const MerkleOpening& opening) {
+  Fr cur = opening.leaf;
+  for (const PathElement& e : opening.path) {
+    const size_t arity = e.siblings.size() + 1;
+    if (e.position >= arity) throw std::invalid_argument("merkle path: position out of range");
+    std::vector<Fr> children(e.siblings.begin(), e.siblings.end());
+    children.insert(children.begin() + e.position, cur);
+    cur = filecoin::poseidon_merkle(children);
+  }
+  return cur;
+}
+
+namespace {
+
+// The leaf allocated, every level synthesized, the position bits packed: the computed root.
+Num computed_root(ConstraintSystem& cs, const MerkleOpening& opening) {
+  Num cur = Num::alloc(cs, opening.leaf);  // Root::Val(leaf).allocated
+  std::vector<Boolean> path_bits;
+  // The base, sub and top sub-paths run one after the other, each level alike.
+  for (const PathElement& e : opening.path) {
+    const uint32_t arity = static_cast<uint32_t>(e.siblings.size() + 1);
+    const uint32_t bits = log2_arity(arity);
+    std::vector<Boolean> index_bits;
+    for (uint32_t i = 0; i < bits; ++i) index_bits.push_back(alloc_bit(cs, (e.position >> i) & 1));
+    path_bits.insert(path_bits.end(), index_bits.begin(), index_bits.end());
+    std::vector<Num> siblings;
+    siblings.reserve(e.siblings.size());
+    for (const Fr& s : e.siblings) siblings.push_back(Num::alloc(cs, s));
+    const std::vector<Num> inserted = insert(cs, cur, index_bits, siblings);
+    cur = poseidon_hash(cs, inserted);
+  }
+  pack_into_inputs(cs, path_bits);
+  return cur;
+}
+
+}  // namespace
+
+void por_private(ConstraintSystem& cs, const MerkleOpening& opening, const Num& root) {
+  const Num cur = computed_root(cs, opening);
+  equal(cs, cur, root);  // Root::Var: no allocation; the root stays private
+}
+
+void por_standalone(ConstraintSystem& cs, const MerkleOpening& opening, const Fr& root,
+                    bool private_root) {
+  const Num cur = computed_root(cs, opening);
+  const Num rt = Num::alloc(cs, root);
+  equal(cs, cur, rt);
+  if (!private_root) inputize(cs, rt);
+}
+
+}  // namespace zkpipe::filecoin_circuit
