@@ -1,0 +1,32 @@
+// zkpipe/filecoin_circuit/tree.h: a Filecoin Poseidon tree in memory (tree_r_last's shape:
+// base levels of arity 8, then the sub and top levels of the sector size), built level by
+// level, and its openings in the vanilla proofs' form. For sample requests and tests: a 32GiB
+// tree does not fit (2^30 leaves); callers bound the size. Library zkpipe::filecoin_circuit.
+// Thread-safety: immutable after build.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "zkpipe/filecoin_circuit/vanilla_post.h"
+
+namespace zkpipe::filecoin_circuit {
+
+class PoseidonTree {
+ public:
+  // Throws std::invalid_argument when the leaves do not fill the shape.
+  PoseidonTree(std::vector<Fr> leaves, TreeArities arities);
+
+  const Fr& root() const { return levels_.back()[0]; }
+  uint64_t leaves() const { return levels_[0].size(); }
+  // The opening of leaf `index` with the paths split as the vanilla proofs split them.
+  InclusionProof open(uint64_t index) const;
+
+ private:
+  TreeArities arities_;
+  uint32_t base_levels_ = 0;
+  std::vector<uint32_t> level_arity_;
+  std::vector<std::vector<Fr>> levels_;
+};
+
+}  // namespace zkpipe::filecoin_circuit
