@@ -18,8 +18,10 @@
 
 #include "engine_impl.h"
 #include "params_files.h"
+#include "zkpipe/groth16/keys.h"
 #include "zkpipe/groth16/params_file.h"
 #include "zkpipe/groth16/setup.h"
+#include "zkpipe/sdk/output_file.h"
 #include "zkpipe/sdk/units.h"
 
 namespace zkpipe::pipeline {
@@ -125,6 +127,10 @@ std::string ParamsCache::params_path(const std::string& id) const {
   return (fs::path(config_.dir) / (id + ".params")).string();
 }
 
+std::string ParamsCache::vk_path(const std::string& id) const {
+  return (fs::path(config_.dir) / (id + ".vk")).string();
+}
+
 // A params file passes the full check (every point on the curve and in the subgroup: ~40 s for a
 // 300k-constraint circuit on 2 cores) once; PATH.validated then records params_stamp (inode,
 // size, mtime and ctime in ns, the section table's checksum), and later opens of the unchanged
@@ -171,6 +177,12 @@ Result<ProvingKey> ParamsCache::open_warm(const std::string& id, const RecordFn*
               }));
   ZKP_RETURN_IF_ERROR(groth16::write_r1cs_cache(path + ".csr", r1cs));
   ZKP_RETURN_IF_ERROR(groth16::write_params(path, pk));
+  // The verifying key beside the params in bellperson's .vk layout, for verifiers outside zkpipe
+  // (zkpipe-tool filecoin verify, snarkjs after conversion).
+  const std::vector<uint8_t> vk = groth16::encode_verifying_key(pk.vk);
+  ZKP_RETURN_IF_ERROR(write_output_file(
+      vk_path(id), std::string_view(reinterpret_cast<const char*>(vk.data()), vk.size()),
+      "params: the verifying key"));
   made = true;
   write_stamp(path);
   return groth16::load_params(path, groth16::ParamsLoadOptions::trusted());

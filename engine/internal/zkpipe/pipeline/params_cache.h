@@ -86,6 +86,9 @@ class ParamsCache {
 
   ParamsStats stats() const;
   std::string params_path(const std::string& circuit_id) const;
+  // params.dir/<circuit_id>.vk: the verifying key in bellperson's .vk layout, written beside the
+  // params the development setup makes.
+  std::string vk_path(const std::string& circuit_id) const;
 
  private:
   struct Entry;  // its fields are guarded by mu_ too (not annotated: it cannot name it)
