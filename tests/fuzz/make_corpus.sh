@@ -8,7 +8,7 @@ set -euo pipefail
 tool=$1
 dir=$2
 rm -rf "$dir"
-kinds=(porep snapdeals window_post winning_post filecoin_keys filecoin_desc)
+kinds=(porep snapdeals window_post winning_post filecoin_keys filecoin_desc filecoin_post)
 for kind in "${kinds[@]}"; do mkdir -p "$dir/seeds/$kind" "$dir/work/$kind"; done
 mkdir -p "$dir/sectors"
 t=(--threads 1)
@@ -50,6 +50,11 @@ JSON
 cat > "$desc/snapdeals.json" <<'JSON'
 {"registered_proof": "StackedDrg8MiBV1", "comm_r_old": "4afb35f82a95a10187a913bc14520d9a1d173328265b301b5dcf440ef2583950", "comm_d_new": "129c7562bb0c189544f5dccd365feaec2141eab458097a5ca8429c109d154421", "comm_r_new": "4afb35f82a95a10187a913bc14520d9a1d173328265b301b5dcf440ef2583950"}
 JSON
+# Filecoin PoSt requests: samples of both kinds (2KiB sectors sealed with SDR), curio's vproof.
+fpost=$dir/seeds/filecoin_post
+"$tool" proof-type filecoin_window_post sample --preset StackedDrgWindow2KiBV1_2 --out "$fpost/window.json" >/dev/null
+"$tool" proof-type filecoin_winning_post sample --preset StackedDrgWinning2KiBV1 --out "$fpost/winning.json" >/dev/null
+cp "$data/curio/post.vproof" "$fpost/"
 counts=()
 for kind in "${kinds[@]}"; do counts+=("$(ls "$dir/seeds/$kind" | wc -l) $kind"); done
 echo "make_corpus: seeds in $dir/seeds: ${counts[*]}"
