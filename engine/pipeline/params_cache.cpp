@@ -131,6 +131,23 @@ std::string ParamsCache::vk_path(const std::string& id) const {
   return (fs::path(config_.dir) / (id + ".vk")).string();
 }
 
+// The verifying key beside the params in bellperson's .vk layout, for verifiers outside zkpipe
+// (zkpipe-tool filecoin verify, snarkjs after conversion).
+Status ParamsCache::write_vk(const std::string& id, const groth16::VerifyingKey& vk) const {
+  const std::vector<uint8_t> bytes = groth16::encode_verifying_key(vk);
+  return write_output_file(
+      vk_path(id), std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+      "params: the verifying key");
+}
+
+// Params made before .vk files were written, or copied without theirs, get one on first use; a
+// directory that takes no new file (read-only params) only loses the convenience, with a warning.
+void ParamsCache::write_missing_vk(const std::string& id, const groth16::VerifyingKey& vk) const {
+  if (file_exists(vk_path(id))) return;
+  const Status s = write_vk(id, vk);
+  if (!s.ok()) spdlog::warn("params: {} (proving goes on without it)", s.to_string());
+}
+
 // A params file passes the full check (every point on the curve and in the subgroup: ~40 s for a
 // 300k-constraint circuit on 2 cores) once; PATH.validated then records params_stamp (inode,
 // size, mtime and ctime in ns, the section table's checksum), and later opens of the unchanged
@@ -149,7 +166,10 @@ Result<ProvingKey> ParamsCache::open_warm(const std::string& id, const RecordFn*
   if (file_exists(path)) {  // perhaps made by another process while we waited
     if (stamp_matches(path)) {
       trusted = true;
-      return groth16::load_params(path, groth16::ParamsLoadOptions::trusted());
+      ZKP_ASSIGN_OR_RETURN(ProvingKey pk,
+                           groth16::load_params(path, groth16::ParamsLoadOptions::trusted()));
+      write_missing_vk(id, pk.vk);
+      return pk;
     }
     groth16::ParamsLoadOptions o;
     o.threads = threads_;
@@ -157,6 +177,7 @@ Result<ProvingKey> ParamsCache::open_warm(const std::string& id, const RecordFn*
     ZKP_ASSIGN_OR_RETURN(ProvingKey pk, groth16::load_params(path, o));
     release_mapped_key(pk);
     write_stamp(path);
+    write_missing_vk(id, pk.vk);
     return pk;
   }
   if (!can_make) return missing_params(id, path);
@@ -177,12 +198,7 @@ Result<ProvingKey> ParamsCache::open_warm(const std::string& id, const RecordFn*
               }));
   ZKP_RETURN_IF_ERROR(groth16::write_r1cs_cache(path + ".csr", r1cs));
   ZKP_RETURN_IF_ERROR(groth16::write_params(path, pk));
-  // The verifying key beside the params in bellperson's .vk layout, for verifiers outside zkpipe
-  // (zkpipe-tool filecoin verify, snarkjs after conversion).
-  const std::vector<uint8_t> vk = groth16::encode_verifying_key(pk.vk);
-  ZKP_RETURN_IF_ERROR(write_output_file(
-      vk_path(id), std::string_view(reinterpret_cast<const char*>(vk.data()), vk.size()),
-      "params: the verifying key"));
+  ZKP_RETURN_IF_ERROR(write_vk(id, pk.vk));
   made = true;
   write_stamp(path);
   return groth16::load_params(path, groth16::ParamsLoadOptions::trusted());

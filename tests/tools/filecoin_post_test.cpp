@@ -3,14 +3,16 @@
 // prints Filecoin's counts (32GiB WindowPoSt 125,279,217 constraints / 25,839 public inputs,
 // WinningPoSt 370,590 / 132); `zkpipe prove` makes a proof the engine verifies, and part 1's
 // `zkpipe-tool filecoin verify` verifies it too under the .vk written beside the params with the
-// inputs it derives from the request's description alone, and refuses it for another
-// randomness; a tampered vanilla proof is refused before any synthesis, naming the challenge;
-// curio's real 32GiB vanilla proof with Lotus's verify info satisfies every constraint.
+// inputs it derives from the request's description alone (a .vk removed comes back on the next
+// use of the params), and refuses it for another randomness; a tampered vanilla proof is refused
+// before any synthesis, naming the challenge; curio's real 32GiB vanilla proof with Lotus's verify
+// info satisfies every constraint.
 #include <fmt/core.h>
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -99,6 +101,12 @@ TEST_CASE("filecoin PoSt: a sample proves, and verifies outside the engine",
                                    dir.file("desc.json")));
     INFO(ok.output);
     CHECK(ok.exit_code == 0);
+    // Params without their .vk (made before .vk files were written, or copied) get it back.
+    std::filesystem::remove(vk);
+    REQUIRE(run_program(ZKPIPE_TEST_ZKPIPE, fmt::format("prove --config {} --proof {} --input {}",
+                                                        dir.file("c.yaml"), type, request))
+                .exit_code == 0);
+    CHECK(std::filesystem::exists(vk));
     desc["randomness"] = std::string(64, '1');
     write(dir.file("other.json"), desc.dump());
     auto other = run_tool(fmt::format("filecoin verify --vk {} --proof {} --json {}", vk, proof,

@@ -87,10 +87,12 @@ class ParamsCache {
   ParamsStats stats() const;
   std::string params_path(const std::string& circuit_id) const;
   // params.dir/<circuit_id>.vk: the verifying key in bellperson's .vk layout, written beside the
-  // params the development setup makes.
+  // params the development setup makes (and beside params that lack one, on first use).
   std::string vk_path(const std::string& circuit_id) const;
 
  private:
+  Status write_vk(const std::string& circuit_id, const groth16::VerifyingKey& vk) const;
+  void write_missing_vk(const std::string& circuit_id, const groth16::VerifyingKey& vk) const;
   struct Entry;  // its fields are guarded by mu_ too (not annotated: it cannot name it)
   // Both read files, make params and copy without mu_ (taking it only to look up and record).
   Result<std::shared_ptr<HotParams>> load(const std::string& id, const RecordFn* record,
