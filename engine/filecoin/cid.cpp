@@ -79,7 +79,7 @@ Result<Domain> comm_r_from_cid(std::string_view cid, const std::string& what) {
 }
 
 Result<Domain> comm_d_from_cid(std::string_view cid, const std::string& what) {
-  return commitment(cid, 0xf101, 0x1012, "unsealed-sector (comm_d)", what);
+  return commitment(cid, 0xf101, 0x1012, "piece (comm_d)", what);
 }
 
 }  // namespace zkpipe::filecoin

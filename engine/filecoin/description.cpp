@@ -8,13 +8,6 @@ namespace {
 
 using nlohmann::json;
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 Result<Bytes32> bytes32(const json& obj, const std::string& field) {
   if (!obj.contains(field)) return invalid_argument(field + ": missing");
   const json& v = obj.at(field);

@@ -9,6 +9,24 @@
 #include "zkpipe/sdk/sha256.h"
 
 namespace zkpipe::filecoin {
+
+std::string to_hex(std::span<const uint8_t> bytes) {
+  static const char* kDigits = "0123456789abcdef";
+  std::string s;
+  s.reserve(2 * bytes.size());
+  for (uint8_t b : bytes) {
+    s.push_back(kDigits[b >> 4]);
+    s.push_back(kDigits[b & 15]);
+  }
+  return s;
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
 namespace {
 
 constexpr size_t kChunkBits = 254;

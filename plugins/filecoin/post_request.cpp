@@ -19,25 +19,19 @@ namespace {
 
 using nlohmann::json;
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // Hex (even length, optional 0x) or base64.
 Result<std::vector<uint8_t>> proof_bytes(const json& v, const std::string& field) {
   if (!v.is_string()) return invalid_argument(field + ": not a string (hex or base64)");
   std::string s = v.get<std::string>();
   if (s.rfind("0x", 0) == 0) s = s.substr(2);
   bool hex = s.size() % 2 == 0;
-  for (size_t i = 0; hex && i < s.size(); ++i) hex = hex_digit(s[i]) >= 0;
+  for (size_t i = 0; hex && i < s.size(); ++i) hex = filecoin::hex_digit(s[i]) >= 0;
   std::vector<uint8_t> out;
   if (hex) {
     out.resize(s.size() / 2);
     for (size_t i = 0; i < out.size(); ++i) {
-      out[i] = static_cast<uint8_t>(hex_digit(s[2 * i]) * 16 + hex_digit(s[2 * i + 1]));
+      out[i] = static_cast<uint8_t>(filecoin::hex_digit(s[2 * i]) * 16 +
+                                    filecoin::hex_digit(s[2 * i + 1]));
     }
     return out;
   }
@@ -50,17 +44,6 @@ Result<std::vector<uint8_t>> proof_bytes(const json& v, const std::string& field
   while (pad < 2 && !s.empty() && s[s.size() - 1 - pad] == '=') ++pad;
   out.resize(static_cast<size_t>(n) - pad);
   return out;
-}
-
-std::string to_hex(std::span<const uint8_t> b) {
-  static const char* d = "0123456789abcdef";
-  std::string s;
-  s.reserve(2 * b.size());
-  for (uint8_t x : b) {
-    s.push_back(d[x >> 4]);
-    s.push_back(d[x & 15]);
-  }
-  return s;
 }
 
 }  // namespace
@@ -98,7 +81,8 @@ Result<PostRequest> parse_post_request(std::span<const uint8_t> bytes, bool winn
   } else {
     desc["sectors"] = json::array();
     for (const SectorVanillaProof& p : r.proofs) {
-      desc["sectors"].push_back({{"sector_id", p.sector_id}, {"comm_r", to_hex(p.comm_r)}});
+      desc["sectors"].push_back(
+          {{"sector_id", p.sector_id}, {"comm_r", filecoin::to_hex(p.comm_r)}});
     }
   }
   ZKP_ASSIGN_OR_RETURN(r.description, filecoin::parse_post_description(desc.dump(), what));
@@ -131,14 +115,14 @@ Result<PostRequest> parse_post_request(std::span<const uint8_t> bytes, bool winn
 std::string encode_post_request(const PostRequest& r) {
   json j;
   j["registered_proof"] = r.registered_proof;
-  j["randomness"] = to_hex(r.description.randomness);
-  j["prover_id"] = to_hex(r.description.prover_id);
+  j["randomness"] = filecoin::to_hex(r.description.randomness);
+  j["prover_id"] = filecoin::to_hex(r.description.prover_id);
   j["sectors"] = json::array();
   j["vanilla_proofs"] = json::array();
   for (size_t i = 0; i < r.proofs.size(); ++i) {
     j["sectors"].push_back({{"sector_id", r.description.sectors[i].sector_id},
-                            {"comm_r", to_hex(r.description.sectors[i].comm_r)}});
-    j["vanilla_proofs"].push_back(to_hex(encode_sector_proof(r.proofs[i])));
+                            {"comm_r", filecoin::to_hex(r.description.sectors[i].comm_r)}});
+    j["vanilla_proofs"].push_back(filecoin::to_hex(encode_sector_proof(r.proofs[i])));
   }
   return j.dump(1);
 }

@@ -4,45 +4,20 @@
 // against the description (sector 1, zero randomness, comm_r from the SealedCID), and its first
 // sector block satisfies our synthesis of Filecoin's PoSt circuit with the inputs part 1
 // derives. Damaged bytes and wrong descriptions are refused with the field, offset or challenge.
-#include <cstring>
-
-#include "filecoin/filecoin_data.h"
-#include "zkpipe/filecoin/description.h"
 #include "zkpipe/filecoin_circuit/vanilla_post.h"
+#include "filecoin/filecoin_data.h"
+#include "zkpipe/filecoin/cid.h"
+#include "zkpipe/filecoin/description.h"
 #include "zkpipe/groth16/r1cs.h"
 
 namespace zkpipe::filecoin_circuit {
 namespace {
 
-// RFC 4648 base32, lower case, no padding (multibase 'b').
-std::vector<uint8_t> base32(const std::string& s) {
-  std::vector<uint8_t> out;
-  uint32_t buffer = 0, bits = 0;
-  for (char ch : s) {
-    const char* alphabet = "abcdefghijklmnopqrstuvwxyz234567";
-    const char* at = std::strchr(alphabet, ch);
-    REQUIRE(at != nullptr);
-    buffer = (buffer << 5) | static_cast<uint32_t>(at - alphabet);
-    bits += 5;
-    if (bits >= 8) {
-      out.push_back(static_cast<uint8_t>(buffer >> (bits - 8)));
-      bits -= 8;
-    }
-  }
-  return out;
-}
-
-// comm_r of a SealedCID: multibase 'b', CIDv1 0x01, codec fil-commitment-sealed (0xf102),
-// multihash poseidon-bls12_381-a2-fc1 (0xb401), 32 bytes.
 Domain comm_r_of_cid(const std::string& cid) {
-  REQUIRE(cid.at(0) == 'b');
-  const std::vector<uint8_t> b = base32(cid.substr(1));
-  const std::vector<uint8_t> prefix = {0x01, 0x82, 0xe2, 0x03, 0x81, 0xe8, 0x02, 0x20};
-  REQUIRE(b.size() == prefix.size() + 32);
-  REQUIRE(std::equal(prefix.begin(), prefix.end(), b.begin()));
-  Domain d;
-  std::copy(b.begin() + prefix.size(), b.end(), d.begin());
-  return d;
+  Result<Domain> d = filecoin::comm_r_from_cid(cid, "SealedCID");
+  INFO(d.status().to_string());
+  REQUIRE(d.ok());
+  return *d;
 }
 
 struct Golden {
@@ -106,6 +81,24 @@ TEST_CASE("Filecoin vanilla PoSt: curio's proof passes the native check and sati
   REQUIRE(in.size() == 12);
   CHECK(std::vector<Fr>(in.begin() + 1, in.end()) ==
         std::vector<Fr>(inputs[0].begin(), inputs[0].begin() + 11));
+}
+
+TEST_CASE("Filecoin CIDs: comm_r of curio's SealedCID; other CIDs are named",
+          "[filecoin][vanilla]") {
+  const Golden g;
+  const std::string cid = g.pub.at("ChallengedSectors").at(0).at("SealedCID").at("/");
+  const Result<SectorVanillaProof> p = decode_sector_proof(g.bytes, "post.vproof");
+  REQUIRE(p.ok());
+  CHECK(comm_r_of_cid(cid) == p->comm_r);  // the proof's own comm_r
+  Result<Domain> d = filecoin::comm_d_from_cid(cid, "UnsealedCID");
+  REQUIRE_FALSE(d.ok());
+  CHECK_THAT(d.status().message(), Catch::Contains("UnsealedCID: not a piece (comm_d) CID"));
+  d = filecoin::comm_r_from_cid("Q" + cid.substr(1), "SealedCID");
+  CHECK_THAT(d.status().message(), Catch::Contains("not a base32 CID"));
+  d = filecoin::comm_r_from_cid(cid.substr(0, cid.size() - 4), "SealedCID");
+  CHECK_THAT(d.status().message(), Catch::Contains("not 32 bytes"));
+  d = filecoin::comm_r_from_cid(cid + "!", "SealedCID");
+  CHECK_THAT(d.status().message(), Catch::Contains("is not lower-case base32"));
 }
 
 TEST_CASE("Filecoin vanilla PoSt: damage and wrong descriptions are named", "[filecoin][vanilla]") {

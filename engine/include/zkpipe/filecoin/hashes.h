@@ -25,6 +25,11 @@ using Domain = std::array<uint8_t, 32>;
 Result<Fr> fr_from_domain(const Domain& d, const std::string& what = "domain");
 Domain domain_from_fr(const Fr& x);
 
+// Hex as the descriptions and requests write bytes: two lower-case digits a byte.
+std::string to_hex(std::span<const uint8_t> bytes);
+// The value of one hex digit (either case), or -1.
+int hex_digit(char c);
+
 // SHA-256 of `bytes` with the two top bits of byte 31 cleared (Filecoin's Sha256Domain hash).
 Domain sha256_trunc254(std::span<const uint8_t> bytes);
 // The same over left || right: one node of a SHA-256 Merkle tree (comm_d).
