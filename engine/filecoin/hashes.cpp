@@ -10,17 +10,6 @@
 
 namespace zkpipe::filecoin {
 
-std::string to_hex(std::span<const uint8_t> bytes) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string s;
-  s.reserve(2 * bytes.size());
-  for (uint8_t b : bytes) {
-    s.push_back(kDigits[b >> 4]);
-    s.push_back(kDigits[b & 15]);
-  }
-  return s;
-}
-
 int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;

@@ -13,6 +13,7 @@
 #include "zkpipe/filecoin/poseidon.h"
 #include "zkpipe/filecoin/sdr.h"
 #include "zkpipe/filecoin_circuit/tree.h"
+#include "zkpipe/sdk/sha256.h"
 
 namespace zkpipe::filecoin_circuit {
 namespace {
@@ -81,8 +82,7 @@ Result<PostRequest> parse_post_request(std::span<const uint8_t> bytes, bool winn
   } else {
     desc["sectors"] = json::array();
     for (const SectorVanillaProof& p : r.proofs) {
-      desc["sectors"].push_back(
-          {{"sector_id", p.sector_id}, {"comm_r", filecoin::to_hex(p.comm_r)}});
+      desc["sectors"].push_back({{"sector_id", p.sector_id}, {"comm_r", zkpipe::to_hex(p.comm_r)}});
     }
   }
   ZKP_ASSIGN_OR_RETURN(r.description, filecoin::parse_post_description(desc.dump(), what));
@@ -115,14 +115,14 @@ Result<PostRequest> parse_post_request(std::span<const uint8_t> bytes, bool winn
 std::string encode_post_request(const PostRequest& r) {
   json j;
   j["registered_proof"] = r.registered_proof;
-  j["randomness"] = filecoin::to_hex(r.description.randomness);
-  j["prover_id"] = filecoin::to_hex(r.description.prover_id);
+  j["randomness"] = zkpipe::to_hex(r.description.randomness);
+  j["prover_id"] = zkpipe::to_hex(r.description.prover_id);
   j["sectors"] = json::array();
   j["vanilla_proofs"] = json::array();
   for (size_t i = 0; i < r.proofs.size(); ++i) {
     j["sectors"].push_back({{"sector_id", r.description.sectors[i].sector_id},
-                            {"comm_r", filecoin::to_hex(r.description.sectors[i].comm_r)}});
-    j["vanilla_proofs"].push_back(filecoin::to_hex(encode_sector_proof(r.proofs[i])));
+                            {"comm_r", zkpipe::to_hex(r.description.sectors[i].comm_r)}});
+    j["vanilla_proofs"].push_back(zkpipe::to_hex(encode_sector_proof(r.proofs[i])));
   }
   return j.dump(1);
 }

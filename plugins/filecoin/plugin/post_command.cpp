@@ -22,6 +22,7 @@
 #include "zkpipe/groth16/r1cs.h"
 #include "zkpipe/sdk/cli_command.h"
 #include "zkpipe/sdk/file_io.h"
+#include "zkpipe/sdk/sha256.h"
 
 namespace zkpipe::filecoin_circuit {
 namespace {
@@ -81,12 +82,12 @@ Result<std::string> request_from_lotus(const std::string& public_path,
           filecoin::Domain comm_r,
           filecoin::comm_r_from_cid(s.at("SealedCID").at("/").get<std::string>(), field));
       req["sectors"].push_back({{"sector_id", s.at("SectorNumber").get<uint64_t>()},
-                                {"comm_r", filecoin::to_hex(comm_r)}});
+                                {"comm_r", zkpipe::to_hex(comm_r)}});
     }
     const std::string r64 = pub.at("Randomness").get<std::string>();
     const std::vector<uint8_t> r = base64(r64);
     if (r.size() != 32) return invalid_argument(what + ": Randomness is not 32 bytes of base64");
-    req["randomness"] = filecoin::to_hex(r);
+    req["randomness"] = zkpipe::to_hex(r);
     // Prover: the actor id; its ID address payload (a uvarint) left-aligned in 32 bytes.
     uint64_t actor = pub.at("Prover").get<uint64_t>();
     std::vector<uint8_t> prover(32, 0);
@@ -95,14 +96,14 @@ Result<std::string> request_from_lotus(const std::string& public_path,
       actor >>= 7;
       if (!(prover[i] & 0x80)) break;
     }
-    req["prover_id"] = filecoin::to_hex(prover);
+    req["prover_id"] = zkpipe::to_hex(prover);
   } catch (const json::exception& e) {
     return invalid_argument(what + ": " + e.what());
   }
   req["vanilla_proofs"] = json::array();
   for (const std::string& p : proof_paths) {
     ZKP_ASSIGN_OR_RETURN(std::string b, zkpipe::read_file(p));
-    req["vanilla_proofs"].push_back(filecoin::to_hex(zkpipe::as_bytes(b)));
+    req["vanilla_proofs"].push_back(zkpipe::to_hex(zkpipe::as_bytes(b)));
   }
   return req.dump();
 }

@@ -25,9 +25,8 @@ using Domain = std::array<uint8_t, 32>;
 Result<Fr> fr_from_domain(const Domain& d, const std::string& what = "domain");
 Domain domain_from_fr(const Fr& x);
 
-// Hex as the descriptions and requests write bytes: two lower-case digits a byte.
-std::string to_hex(std::span<const uint8_t> bytes);
-// The value of one hex digit (either case), or -1.
+// The value of one hex digit (either case), or -1 (bytes are written as hex by zkpipe::to_hex,
+// zkpipe/sdk/sha256.h).
 int hex_digit(char c);
 
 // SHA-256 of `bytes` with the two top bits of byte 31 cleared (Filecoin's Sha256Domain hash).
