@@ -107,7 +107,9 @@ Result<PostRequest> parse_post_request(std::span<const uint8_t> bytes, bool winn
     }
   }
   for (uint32_t k = 0; k < post_partitions(r.description); ++k) {
-    ZKP_RETURN_IF_ERROR(post_witness(r.description, r.proofs, k, what).status());
+    ZKP_ASSIGN_OR_RETURN(std::vector<PostSectorWitness> w,
+                         post_witness(r.description, r.proofs, k, what));
+    r.witnesses.push_back(std::move(w));
   }
   return r;
 }

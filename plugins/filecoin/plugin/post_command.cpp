@@ -153,7 +153,7 @@ int run_check(const std::string& type, bool winning, const std::vector<std::stri
   if (!synthesize) return 0;
   const std::vector<std::vector<Fr>> derived = *filecoin::post_public_inputs(r->description);
   for (uint32_t k = 0; k < partitions; ++k) {
-    const std::vector<PostSectorWitness> w = *post_witness(r->description, r->proofs, k, what);
+    const std::vector<PostSectorWitness>& w = r->witnesses[k];
     const std::vector<size_t> slots = partition_slots(r->description, k);
     uint64_t constraints = 0;
     size_t offset = 0;

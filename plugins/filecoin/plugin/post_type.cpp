@@ -29,11 +29,7 @@ class PostJob final : public plugins::ProofJob {
   std::string circuit_id() const override { return post_circuit_id(r_.description.config); }
   plugins::CircuitCounts counts() const override { return counts_; }
   void synthesize(groth16::ConstraintSystem& cs, uint32_t position) const override {
-    // parse checked every partition, so this cannot fail short of a bug
-    const Result<std::vector<PostSectorWitness>> w =
-        post_witness(r_.description, r_.proofs, position, "request");
-    if (!w.ok()) throw std::logic_error(w.status().to_string());
-    synthesize_fallback_post(cs, *w);
+    synthesize_fallback_post(cs, r_.witnesses.at(position));
   }
   void synthesize_blank(groth16::ConstraintSystem& cs) const override {
     const filecoin::PostConfig& c = r_.description.config;

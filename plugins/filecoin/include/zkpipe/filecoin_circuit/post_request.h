@@ -25,6 +25,9 @@ struct PostRequest {
   std::string registered_proof;  // as the request names it
   filecoin::PostDescription description;
   std::vector<SectorVanillaProof> proofs;  // proofs[i] proves description.sectors[i]
+  // Filled by parse_post_request: each partition's circuit witness (the native check's product,
+  // kept so synthesis does not hash every path again).
+  std::vector<std::vector<PostSectorWitness>> witnesses;
 };
 
 // Parses and checks every vanilla proof natively (post_witness for every partition), so a
