@@ -5,8 +5,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "zkpipe/filecoin/hashes.h"
 #include "zkpipe/filecoin/poseidon.h"
 #include "zkpipe/filecoin_circuit/poseidon.h"
+#include "zkpipe/filecoin_circuit/sha256.h"
 
 namespace zkpipe::filecoin_circuit {
 namespace {
@@ -59,8 +61,9 @@ std::vector<uint32_t> leaf_positions(uint64_t index, uint64_t leaves, TreeAritie
   return out;
 }
 
-MerkleOpening blank_opening(uint64_t leaves, TreeArities a) {
+MerkleOpening blank_opening(uint64_t leaves, TreeArities a, TreeHasher hasher) {
   MerkleOpening o;
+  o.hasher = hasher;
   o.leaf = Fr::zero();
   const uint32_t base = base_path_length(leaves, a);
   const uint32_t levels = base + (a.sub != 0) + (a.top != 0);
@@ -77,9 +80,27 @@ Fr opening_root(const MerkleOpening& opening) {
     if (e.position >= arity) throw std::invalid_argument("merkle path: position out of range");
     std::vector<Fr> children(e.siblings.begin(), e.siblings.end());
     children.insert(children.begin() + e.position, cur);
-    cur = filecoin::poseidon_merkle(children);
+    cur = tree_hash(opening.hasher, children);
   }
   return cur;
+}
+
+Fr tree_hash(TreeHasher hasher, std::span<const Fr> children) {
+  if (hasher == TreeHasher::kPoseidon) return filecoin::poseidon_merkle(children);
+  std::vector<uint8_t> bytes;
+  bytes.reserve(32 * children.size());
+  for (const Fr& c : children) {
+    const filecoin::Domain d = filecoin::domain_from_fr(c);
+    bytes.insert(bytes.end(), d.begin(), d.end());
+  }
+  const Result<Fr> r = filecoin::fr_from_domain(filecoin::sha256_trunc254(bytes));
+  if (!r.ok()) throw std::logic_error("sha256_trunc254 left the field");
+  return *r;
+}
+
+Num tree_hash(ConstraintSystem& cs, TreeHasher hasher, std::span<const Num> children) {
+  if (hasher == TreeHasher::kPoseidon) return poseidon_hash(cs, children);
+  return sha256_hash_leaves(cs, children);
 }
 
 namespace {
@@ -99,7 +120,7 @@ Num computed_root(ConstraintSystem& cs, const MerkleOpening& opening) {
     siblings.reserve(e.siblings.size());
     for (const Fr& s : e.siblings) siblings.push_back(Num::alloc(cs, s));
     const std::vector<Num> inserted = insert(cs, cur, index_bits, siblings);
-    cur = poseidon_hash(cs, inserted);
+    cur = tree_hash(cs, opening.hasher, inserted);
   }
   pack_into_inputs(cs, path_bits);
   return cur;
@@ -118,6 +139,26 @@ void por_standalone(ConstraintSystem& cs, const MerkleOpening& opening, const Fr
   const Num rt = Num::alloc(cs, root);
   equal(cs, cur, rt);
   if (!private_root) inputize(cs, rt);
+}
+
+void por_no_challenge_input(ConstraintSystem& cs, TreeHasher hasher,
+                            std::span<const Boolean> challenge_bits, const Num& leaf,
+                            const std::vector<std::vector<Num>>& path, const Num& root) {
+  Num cur = leaf;
+  size_t used = 0;
+  for (const std::vector<Num>& siblings : path) {
+    const uint32_t bits = log2_arity(static_cast<uint32_t>(siblings.size() + 1));
+    if (used + bits > challenge_bits.size()) {
+      throw std::invalid_argument("merkle path: fewer challenge bits than the path's levels need");
+    }
+    const std::vector<Num> inserted = insert(cs, cur, challenge_bits.subspan(used, bits), siblings);
+    used += bits;
+    cur = tree_hash(cs, hasher, inserted);
+  }
+  if (used != challenge_bits.size()) {
+    throw std::invalid_argument("merkle path: challenge bit-length and tree arity do not agree");
+  }
+  equal(cs, cur, root);
 }
 
 }  // namespace zkpipe::filecoin_circuit

@@ -361,13 +361,27 @@ const NeptuneConstants& neptune_constants(uint32_t arity) {
   return *slot;
 }
 
-Num poseidon_hash(ConstraintSystem& cs, std::span<const Num> preimage) {
+namespace {
+
+Num tagged_hash(ConstraintSystem& cs, std::span<const Num> preimage, const Fr* tag) {
   const NeptuneConstants& k = neptune_constants(static_cast<uint32_t>(preimage.size()));
   std::vector<Elt> elements;
   elements.reserve(k.width);
-  elements.push_back(Elt::constant(k.domain_tag, !cs.witness_only()));
+  elements.push_back(Elt::constant(tag ? *tag : k.domain_tag, !cs.witness_only()));
   for (const Num& n : preimage) elements.push_back(Elt::of(n));
   return Circuit(cs, k, std::move(elements)).hash();
+}
+
+}  // namespace
+
+Num poseidon_hash(ConstraintSystem& cs, std::span<const Num> preimage) {
+  return tagged_hash(cs, preimage, nullptr);
+}
+
+Num poseidon_hash_custom(ConstraintSystem& cs, uint32_t id, std::span<const Num> preimage) {
+  if (id < 1 || id > 256) throw std::invalid_argument("poseidon custom hash type: id 1..256");
+  const Fr tag = Fr::from_u64(uint64_t{id} << 40);
+  return tagged_hash(cs, preimage, &tag);
 }
 
 uint64_t poseidon_hash_constraints(uint32_t arity) {

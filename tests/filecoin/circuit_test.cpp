@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "filecoin/circuit_helpers.h"
 #include "zkpipe/filecoin/porep_config.h"
 #include "zkpipe/filecoin/poseidon.h"
 #include "zkpipe/filecoin/post_inputs.h"
@@ -21,90 +22,6 @@
 
 namespace zkpipe::filecoin_circuit {
 namespace {
-
-Fr sample(uint64_t i) {
-  uint64_t z = (i + 1) * 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  const Fr a = Fr::from_u64(z ^ (z >> 31));
-  return a * a * a + Fr::from_u64(i);  // spread over the field
-}
-
-// A Poseidon tree level by level: `arities` from the leaves up.
-struct Tree {
-  std::vector<std::vector<Fr>> levels;
-  std::vector<uint32_t> arities;
-
-  Tree(std::vector<Fr> leaves, std::vector<uint32_t> a) : arities(std::move(a)) {
-    levels.push_back(std::move(leaves));
-    for (uint32_t arity : arities) {
-      const std::vector<Fr>& below = levels.back();
-      std::vector<Fr> up;
-      for (size_t i = 0; i < below.size(); i += arity) {
-        up.push_back(filecoin::poseidon_merkle(std::span<const Fr>(&below[i], arity)));
-      }
-      levels.push_back(std::move(up));
-    }
-    REQUIRE(levels.back().size() == 1);
-  }
-  const Fr& root() const { return levels.back()[0]; }
-
-  MerkleOpening open(uint64_t index) const {
-    MerkleOpening o;
-    o.leaf = levels[0][index];
-    for (size_t level = 0; level < arities.size(); ++level) {
-      const uint32_t arity = arities[level];
-      PathElement e;
-      e.position = static_cast<uint32_t>(index % arity);
-      const uint64_t first = index - e.position;
-      for (uint32_t k = 0; k < arity; ++k) {
-        if (k != e.position) e.siblings.push_back(levels[level][first + k]);
-      }
-      o.path.push_back(std::move(e));
-      index /= arity;
-    }
-    return o;
-  }
-};
-
-std::vector<uint32_t> level_arities(uint64_t leaves, TreeArities a) {
-  const uint32_t base = base_path_length(leaves, a);
-  std::vector<uint32_t> out(base, a.base);
-  if (a.sub) out.push_back(a.sub);
-  if (a.top) out.push_back(a.top);
-  return out;
-}
-
-Tree random_tree(uint64_t leaves, TreeArities a, uint64_t seed) {
-  std::vector<Fr> data;
-  for (uint64_t i = 0; i < leaves; ++i) data.push_back(sample(seed * 1000003 + i));
-  return Tree(std::move(data), level_arities(leaves, a));
-}
-
-// Records a circuit, checks every constraint holds, and checks a witness-only run allocates the
-// same values.
-template <typename Synthesize>
-groth16::R1cs record_satisfied(Synthesize&& synthesize, std::vector<Fr>* inputs_out = nullptr) {
-  ConstraintSystem cs = ConstraintSystem::recorder();
-  synthesize(cs);
-  REQUIRE(cs.finish().ok());
-  groth16::R1cs r1cs = cs.take_r1cs();
-  auto [inputs, aux] = cs.take_witness();
-  const Status sat = groth16::check_satisfied(r1cs, {inputs, aux}, 1);
-  INFO(sat.to_string());
-  REQUIRE(sat.ok());
-
-  std::vector<Fr> w_inputs(inputs.size()), w_aux(aux.size());
-  ConstraintSystem w = ConstraintSystem::witness({w_inputs, w_aux});
-  synthesize(w);
-  REQUIRE(w.finish().ok());
-  CHECK(w.num_constraints() == r1cs.num_constraints());
-  CHECK(w.num_aux() == aux.size());
-  CHECK(w_inputs == inputs);
-  CHECK(w_aux == aux);
-  if (inputs_out) *inputs_out = inputs;
-  return r1cs;
-}
 
 TEST_CASE("Filecoin circuit: neptune's Poseidon circuit counts, satisfied, equal to the hash",
           "[filecoin][circuit]") {

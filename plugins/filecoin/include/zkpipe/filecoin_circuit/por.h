@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "zkpipe/filecoin_circuit/gadgets.h"
@@ -29,7 +30,12 @@ struct PathElement {
   uint32_t position = 0;
 };
 
+// The tree's hash: neptune's Poseidon (MerkleTree tag of the arity) or Filecoin's SHA-256
+// truncated to 254 bits over the children's little-endian bytes.
+enum class TreeHasher { kPoseidon, kSha256 };
+
 struct MerkleOpening {
+  TreeHasher hasher = TreeHasher::kPoseidon;
   Fr leaf;
   std::vector<PathElement> path;  // the base levels from the leaf up, then sub, then top
 };
@@ -42,9 +48,14 @@ uint32_t level_arity(uint32_t level, uint32_t base_levels, TreeArities a);
 // The positions of leaf `index` at every level (what a path's `position`s are).
 std::vector<uint32_t> leaf_positions(uint64_t index, uint64_t leaves, TreeArities a);
 // An all-zero opening of the right shape (for counting and blank circuits).
-MerkleOpening blank_opening(uint64_t leaves, TreeArities a);
+MerkleOpening blank_opening(uint64_t leaves, TreeArities a,
+                            TreeHasher hasher = TreeHasher::kPoseidon);
+// One node of the tree from its children, natively.
+Fr tree_hash(TreeHasher hasher, std::span<const Fr> children);
+// The same in circuit (H::Function::hash_multi_leaf_circuit).
+Num tree_hash(ConstraintSystem& cs, TreeHasher hasher, std::span<const Num> children);
 
-// The root `opening` leads to (Poseidon tree hashes, natively).
+// The root `opening` leads to (its hasher's tree hashes, natively).
 Fr opening_root(const MerkleOpening& opening);
 
 // PoRCircuit::synthesize with Root::Val(leaf), the path, Root::Var(root), private = true.
@@ -54,5 +65,14 @@ void por_private(ConstraintSystem& cs, const MerkleOpening& opening, const Num& 
 // allocated after the packed path and, unless `private_root`, made a public input too.
 void por_standalone(ConstraintSystem& cs, const MerkleOpening& opening, const Fr& root,
                     bool private_root);
+
+// por_no_challenge_input: the path's levels from the leaf up, each the allocated siblings of
+// one level (arity = siblings + 1), its position taken from `challenge_bits` (least significant
+// first, log2(arity) a level; all must be used); per level insertion then the hasher's hash;
+// then computed root * 1 = root. Allocates nothing itself but what insertion and hashing do.
+// Throws std::invalid_argument when the bits and the path's arities disagree.
+void por_no_challenge_input(ConstraintSystem& cs, TreeHasher hasher,
+                            std::span<const Boolean> challenge_bits, const Num& leaf,
+                            const std::vector<std::vector<Num>>& path, const Num& root);
 
 }  // namespace zkpipe::filecoin_circuit

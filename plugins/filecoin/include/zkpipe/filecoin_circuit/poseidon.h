@@ -37,6 +37,10 @@ const NeptuneConstants& neptune_constants(uint32_t arity);
 // The tree hash of preimage.size() allocated inputs (tag 2^arity - 1), constrained; the result
 // equals filecoin::poseidon_merkle of their values.
 Num poseidon_hash(ConstraintSystem& cs, std::span<const Num> preimage);
+// The same permutation with neptune's HashType::Custom(Arbitrary(id)) tag (id * 2^40; the round
+// constants depend on the width only): equals filecoin::poseidon_custom. SnapDeals' randomness
+// hashes (phi, rho, challenge digests) are id 1 over 2 inputs.
+Num poseidon_hash_custom(ConstraintSystem& cs, uint32_t id, std::span<const Num> preimage);
 
 // Constraints of one such hash: 3 S-box constraints each plus the MDS allocations, as neptune
 // computes it (3 (t R_F + R_P - 1) + t R_F + R_P - arity).
