@@ -106,8 +106,8 @@ Num tree_hash(ConstraintSystem& cs, TreeHasher hasher, std::span<const Num> chil
 namespace {
 
 // The leaf allocated, every level synthesized, the position bits packed: the computed root.
-Num computed_root(ConstraintSystem& cs, const MerkleOpening& opening) {
-  Num cur = Num::alloc(cs, opening.leaf);  // Root::Val(leaf).allocated
+Num computed_root(ConstraintSystem& cs, const MerkleOpening& opening, const Num* leaf = nullptr) {
+  Num cur = leaf ? *leaf : Num::alloc(cs, opening.leaf);  // Root::Var, or Root::Val allocated
   std::vector<Boolean> path_bits;
   // The base, sub and top sub-paths run one after the other, each level alike.
   for (const PathElement& e : opening.path) {
@@ -131,6 +131,12 @@ Num computed_root(ConstraintSystem& cs, const MerkleOpening& opening) {
 void por_private(ConstraintSystem& cs, const MerkleOpening& opening, const Num& root) {
   const Num cur = computed_root(cs, opening);
   equal(cs, cur, root);  // Root::Var: no allocation; the root stays private
+}
+
+void por_private(ConstraintSystem& cs, const MerkleOpening& opening, const Num& leaf,
+                 const Num& root) {
+  const Num cur = computed_root(cs, opening, &leaf);
+  equal(cs, cur, root);
 }
 
 void por_standalone(ConstraintSystem& cs, const MerkleOpening& opening, const Fr& root,

@@ -61,6 +61,9 @@ Fr opening_root(const MerkleOpening& opening);
 // PoRCircuit::synthesize with Root::Val(leaf), the path, Root::Var(root), private = true.
 // Throws std::invalid_argument when a level's sibling count is not a supported arity - 1.
 void por_private(ConstraintSystem& cs, const MerkleOpening& opening, const Num& root);
+// The same with Root::Var(leaf): the leaf already allocated (opening.leaf is not used).
+void por_private(ConstraintSystem& cs, const MerkleOpening& opening, const Num& leaf,
+                 const Num& root);
 // PoRCircuit as a circuit of its own (PoRCompound): Root::Val for both leaf and root; the root
 // allocated after the packed path and, unless `private_root`, made a public input too.
 void por_standalone(ConstraintSystem& cs, const MerkleOpening& opening, const Fr& root,
