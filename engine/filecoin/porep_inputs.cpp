@@ -61,6 +61,20 @@ Result<std::vector<std::vector<Fr>>> porep_public_inputs(const PorepDescription&
   ZKP_RETURN_IF_ERROR(check_commitment(d.comm_d, "comm_d"));
   ZKP_RETURN_IF_ERROR(check_commitment(d.comm_r, "comm_r"));
   const Domain rid = replica_id(d.prover_id, d.sector_id, d.ticket, d.comm_d, d.config.porep_id);
+  return porep_inputs_for_replica(d, rid);
+}
+
+Result<std::vector<std::vector<Fr>>> porep_inputs_for_replica(const PorepDescription& d,
+                                                              const Domain& rid) {
+  if (d.config.has(PorepFeature::kSyntheticPoRep) ||
+      d.config.has(PorepFeature::kNonInteractivePoRep)) {
+    return porep_public_inputs(d);  // refused there, by feature
+  }
+  ZKP_ASSIGN_OR_RETURN(SectorShape shape, sector_shape(d.config.sector_size));
+  if (d.config.partitions == 0) return invalid_argument("porep_config: partitions is 0");
+  ZKP_RETURN_IF_ERROR(check_commitment(d.comm_d, "comm_d"));
+  ZKP_RETURN_IF_ERROR(check_commitment(d.comm_r, "comm_r"));
+  ZKP_RETURN_IF_ERROR(fr_from_domain(rid, "replica_id").status());
   const uint32_t per = (shape.min_challenges + d.config.partitions - 1) / d.config.partitions;
   const SdrGraph graph(shape.nodes, d.config.porep_id, d.config.api_version);
   std::vector<std::vector<Fr>> all;

@@ -61,6 +61,22 @@ bool is_power_of(uint64_t n, uint32_t arity) {
 
 }  // namespace
 
+Domain sdr_label(const Domain& replica_id, uint32_t layer, uint64_t node,
+                 std::span<const Domain> parents) {
+  uint8_t header[kHeader] = {};
+  std::memcpy(header, replica_id.data(), 32);
+  for (int i = 0; i < 4; ++i) header[32 + i] = static_cast<uint8_t>(layer >> (24 - 8 * i));
+  for (int i = 0; i < 8; ++i) header[36 + i] = static_cast<uint8_t>(node >> (56 - 8 * i));
+  Sha256 h;
+  h.update(header, kHeader);
+  for (const Domain& p : parents) h.update(p.data(), p.size());
+  Sha256Digest d = h.finish();
+  d[31] &= 0x3f;
+  Domain out;
+  std::memcpy(out.data(), d.data(), 32);
+  return out;
+}
+
 std::vector<std::vector<Domain>> sdr_labels(const SdrGraph& graph, const Domain& replica_id,
                                             uint32_t layers) {
   return sdr_labels(graph.cache(), graph.nodes(), replica_id, layers);

@@ -160,7 +160,7 @@ Result<PostRequest> sample_post_request(std::string_view registered_proof, uint3
   r.description.prover_id[31] = 0;
   struct Sealed {
     filecoin::SealedSector sector;
-    std::unique_ptr<PoseidonTree> tree;
+    std::unique_ptr<FilecoinTree> tree;
   };
   std::vector<Sealed> sealed;
   for (uint32_t i = 0; i < sectors; ++i) {
@@ -179,7 +179,7 @@ Result<PostRequest> sample_post_request(std::string_view registered_proof, uint3
     std::vector<Fr> leaves;
     leaves.reserve(s.replica.size());
     for (const filecoin::Domain& d : s.replica) leaves.push_back(*filecoin::fr_from_domain(d));
-    auto tree = std::make_unique<PoseidonTree>(std::move(leaves), arities);
+    auto tree = std::make_unique<FilecoinTree>(std::move(leaves), arities);
     r.description.sectors.push_back({id, s.comm_r});
     sealed.push_back({std::move(s), std::move(tree)});
   }

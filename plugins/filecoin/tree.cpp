@@ -1,4 +1,4 @@
-// A Filecoin Poseidon tree in memory (zkpipe/filecoin_circuit/tree.h).
+// A Filecoin Merkle tree in memory (zkpipe/filecoin_circuit/tree.h).
 #include "zkpipe/filecoin_circuit/tree.h"
 
 #include <stdexcept>
@@ -7,7 +7,8 @@
 
 namespace zkpipe::filecoin_circuit {
 
-PoseidonTree::PoseidonTree(std::vector<Fr> leaves, TreeArities arities) : arities_(arities) {
+FilecoinTree::FilecoinTree(std::vector<Fr> leaves, TreeArities arities, TreeHasher hasher)
+    : arities_(arities) {
   base_levels_ = base_path_length(leaves.size(), arities);
   for (uint32_t l = 0; l < base_levels_; ++l) level_arity_.push_back(arities.base);
   if (arities.sub) level_arity_.push_back(arities.sub);
@@ -17,13 +18,13 @@ PoseidonTree::PoseidonTree(std::vector<Fr> leaves, TreeArities arities) : aritie
     const std::vector<Fr>& below = levels_.back();
     std::vector<Fr> up(below.size() / arity);
     for (size_t i = 0; i < up.size(); ++i) {
-      up[i] = filecoin::poseidon_merkle(std::span<const Fr>(&below[i * arity], arity));
+      up[i] = tree_hash(hasher, std::span<const Fr>(&below[i * arity], arity));
     }
     levels_.push_back(std::move(up));
   }
 }
 
-InclusionProof PoseidonTree::open(uint64_t index) const {
+InclusionProof FilecoinTree::open(uint64_t index) const {
   if (index >= leaves()) throw std::invalid_argument("tree: leaf index out of range");
   InclusionProof p;
   p.leaf = filecoin::domain_from_fr(levels_[0][index]);

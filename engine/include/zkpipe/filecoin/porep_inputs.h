@@ -40,5 +40,9 @@ std::vector<uint64_t> interactive_challenges(const Domain& replica_id, const Byt
 // that is zero or not a canonical Fr, a config whose size has no shape, and the SyntheticPoRep
 // and NonInteractivePoRep features.
 Result<std::vector<std::vector<Fr>>> porep_public_inputs(const PorepDescription& d);
+// The same for a replica_id given (a C1 output carries it): prover_id, sector_id and ticket are
+// not read. INVALID_ARGUMENT also for a replica_id that is not a canonical Fr.
+Result<std::vector<std::vector<Fr>>> porep_inputs_for_replica(const PorepDescription& d,
+                                                              const Domain& replica_id);
 
 }  // namespace zkpipe::filecoin

@@ -33,6 +33,11 @@ std::vector<std::vector<Domain>> sdr_labels(const SdrGraph& graph, const Domain&
 std::vector<std::vector<Domain>> sdr_labels(const std::vector<uint32_t>& cache, uint64_t nodes,
                                             const Domain& replica_id, uint32_t layers);
 
+// One label from the parent labels as hashed (the 37 of a labeling proof; none for node 0):
+// sha256_trunc254(replica_id || layer u32 BE || node u64 BE || 20 zero bytes || parents).
+Domain sdr_label(const Domain& replica_id, uint32_t layer, uint64_t node,
+                 std::span<const Domain> parents);
+
 // The root of a Poseidon tree (MerkleTree tags) of `base` arity over leaves split into
 // sub * top base trees, whose roots are joined by `sub` then `top` arity nodes (0: no level).
 // INVALID_ARGUMENT when the leaves do not fill that shape.

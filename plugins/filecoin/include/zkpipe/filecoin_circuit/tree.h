@@ -1,6 +1,7 @@
-// zkpipe/filecoin_circuit/tree.h: a Filecoin Poseidon tree in memory (tree_r_last's shape:
-// base levels of arity 8, then the sub and top levels of the sector size), built level by
-// level, and its openings in the vanilla proofs' form. For sample requests and tests: a 32GiB
+// zkpipe/filecoin_circuit/tree.h: a Filecoin Merkle tree in memory, built level by level, and
+// its openings in the vanilla proofs' form: a Poseidon tree of tree_r_last's / tree_c's shape
+// (base levels of arity 8, then the sub and top levels of the sector size) or tree_d's SHA-256
+// binary tree. For sample requests and tests: a 32GiB
 // tree does not fit (2^30 leaves); callers bound the size. Library zkpipe::filecoin_circuit.
 // Thread-safety: immutable after build.
 #pragma once
@@ -12,12 +13,14 @@
 
 namespace zkpipe::filecoin_circuit {
 
-class PoseidonTree {
+class FilecoinTree {
  public:
   // Throws std::invalid_argument when the leaves do not fill the shape.
-  PoseidonTree(std::vector<Fr> leaves, TreeArities arities);
+  FilecoinTree(std::vector<Fr> leaves, TreeArities arities,
+               TreeHasher hasher = TreeHasher::kPoseidon);
 
   const Fr& root() const { return levels_.back()[0]; }
+  const Fr& leaf(uint64_t index) const { return levels_[0].at(index); }
   uint64_t leaves() const { return levels_[0].size(); }
   // The opening of leaf `index` with the paths split as the vanilla proofs split them.
   InclusionProof open(uint64_t index) const;
