@@ -33,7 +33,8 @@ Counts count_porep(uint64_t nodes, TreeArities a, uint32_t layers, uint32_t chal
   return {cs.num_constraints(), cs.num_inputs()};
 }
 
-TEST_CASE("Filecoin PoRep circuit: counts of storage-proofs-porep's tests", "[filecoin][circuit]") {
+TEST_CASE("Filecoin PoRep circuit: counts of storage-proofs-porep's tests",
+          "[filecoin][circuit][heavy]") {
   struct Case {
     TreeArities a;
     uint64_t constraints;
@@ -51,7 +52,8 @@ TEST_CASE("Filecoin PoRep circuit: counts of storage-proofs-porep's tests", "[fi
   }
 }
 
-TEST_CASE("Filecoin PoRep circuit: a 32GiB partition counts as Filecoin's", "[filecoin][circuit]") {
+TEST_CASE("Filecoin PoRep circuit: a 32GiB partition counts as Filecoin's",
+          "[filecoin][circuit][heavy]") {
   Result<filecoin::SectorShape> shape = filecoin::sector_shape(uint64_t{32} << 30);
   REQUIRE(shape.ok());
   const uint32_t per_partition =
@@ -159,7 +161,7 @@ struct SealedForCircuit {
 };
 
 TEST_CASE("Filecoin PoRep circuit: a sealed 2KiB sector satisfies it with part 1's inputs",
-          "[filecoin][circuit]") {
+          "[filecoin][circuit][heavy]") {
   const SealedForCircuit s;
   REQUIRE(s.w.challenges.size() == 2);
   std::vector<Fr> inputs;
@@ -172,7 +174,7 @@ TEST_CASE("Filecoin PoRep circuit: a sealed 2KiB sector satisfies it with part 1
 }
 
 TEST_CASE("Filecoin PoRep circuit: a wrong parent label leaves a constraint unsatisfied",
-          "[filecoin][circuit]") {
+          "[filecoin][circuit][heavy]") {
   SealedForCircuit s;
   s.w.challenges[1].exp_parents[3].rows[0] += Fr::one();
   ConstraintSystem cs = ConstraintSystem::recorder();

@@ -129,7 +129,7 @@ TEST_CASE("Filecoin SHA-256 circuit: hash2 is Sha256Hasher's hash of two domain 
 }
 
 TEST_CASE("Filecoin SHA-256 circuit: PoR counts of storage-proofs-core's SHA-256 trees",
-          "[filecoin][circuit]") {
+          "[filecoin][circuit][heavy]") {
   // tests/por_circuit.rs: test_por_circuit_sha256_base_{2,4,8}: 64 leaves, public root, 3 inputs
   const std::pair<uint32_t, uint64_t> cases[] = {{2, 272'295}, {4, 216'258}, {8, 250'987}};
   for (const auto& [arity, expected] : cases) {

@@ -89,7 +89,7 @@ struct UpdatedSector {
 };
 
 TEST_CASE("Filecoin SnapDeals circuit: constraint counts of storage-proofs-update's tests",
-          "[filecoin][circuit]") {
+          "[filecoin][circuit][heavy]") {
   const std::pair<uint64_t, uint64_t> cases[] = {
       {1 << 5, 1'248'389}, {1 << 6, 1'705'039}, {1 << 7, 2'165'109},
       {1 << 8, 2'620'359}, {1 << 9, 6'300'021}, {1 << 10, 6'760'091},
@@ -163,7 +163,7 @@ TEST_CASE("Filecoin SnapDeals circuit: shapes and native challenges", "[filecoin
 }
 
 TEST_CASE("Filecoin SnapDeals circuit: a 2KiB update is satisfied, with part 1's inputs",
-          "[filecoin][circuit]") {
+          "[filecoin][circuit][heavy]") {
   const UpdatedSector u(1 << 6, 0, 3);
   std::vector<Fr> inputs;
   const groth16::R1cs r1cs =
@@ -183,7 +183,7 @@ TEST_CASE("Filecoin SnapDeals circuit: a 2KiB update is satisfied, with part 1's
 }
 
 TEST_CASE("Filecoin SnapDeals circuit: new data that was not encoded fails",
-          "[filecoin][circuit]") {
+          "[filecoin][circuit][heavy]") {
   UpdatedSector u(1 << 6, 0, 4);
   // label_r_new = label_r_old + label_d_new * rho no longer opens in tree_r_new
   u.w.challenges[4].leaf_d_new += Fr::one();
@@ -195,7 +195,7 @@ TEST_CASE("Filecoin SnapDeals circuit: new data that was not encoded fails",
 }
 
 TEST_CASE("Filecoin SnapDeals circuit: a 16KiB sector's second partition is satisfied",
-          "[filecoin][circuit]") {
+          "[filecoin][circuit][heavy]") {
   // Two partitions: the partition bits position the apex root under comm_d and the challenges.
   const UpdatedSector u(1 << 9, 1, 5);
   for (uint32_t c : u.challenges) CHECK(c >> 8 == 1);

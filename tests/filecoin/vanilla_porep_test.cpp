@@ -30,7 +30,7 @@ Status check(const Commit1Output& c) {
 }
 
 TEST_CASE("Filecoin C1 output: a sealed 2KiB sector round-trips and proves",
-          "[filecoin][circuit]") {
+          "[filecoin][circuit][heavy]") {
   const SampleCommit1& s = sample_2kib();
   const std::string text = encode_commit1_output(s.c1);
   const nlohmann::json j = nlohmann::json::parse(text);
