@@ -8,7 +8,8 @@ set -euo pipefail
 tool=$1
 dir=$2
 rm -rf "$dir"
-kinds=(porep snapdeals window_post winning_post filecoin_keys filecoin_desc filecoin_post)
+kinds=(porep snapdeals window_post winning_post filecoin_keys filecoin_desc filecoin_post
+       filecoin_porep)
 for kind in "${kinds[@]}"; do mkdir -p "$dir/seeds/$kind" "$dir/work/$kind"; done
 mkdir -p "$dir/sectors"
 t=(--threads 1)
@@ -55,6 +56,11 @@ fpost=$dir/seeds/filecoin_post
 "$tool" proof-type filecoin_window_post sample --preset StackedDrgWindow2KiBV1_2 --out "$fpost/window.json" >/dev/null
 "$tool" proof-type filecoin_winning_post sample --preset StackedDrgWinning2KiBV1 --out "$fpost/winning.json" >/dev/null
 cp "$data/curio/post.vproof" "$fpost/"
+# Filecoin PoRep requests: a 2KiB sample (C1 output with prover and sector), and the bare C1 output.
+fporep=$dir/seeds/filecoin_porep
+"$tool" proof-type filecoin_porep sample --preset StackedDrg2KiBV1_1 --out "$fporep/request.json" >/dev/null
+python3 -c 'import json,sys; json.dump(json.load(open(sys.argv[1]))["commit1_output"], open(sys.argv[2], "w"))' \
+  "$fporep/request.json" "$fporep/c1.json"
 counts=()
 for kind in "${kinds[@]}"; do counts+=("$(ls "$dir/seeds/$kind" | wc -l) $kind"); done
 echo "make_corpus: seeds in $dir/seeds: ${counts[*]}"
