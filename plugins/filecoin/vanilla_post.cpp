@@ -5,90 +5,15 @@
 #include <algorithm>
 #include <numeric>
 
+#include "bincode.h"
+
 #include "zkpipe/filecoin/porep_config.h"
 #include "zkpipe/filecoin/poseidon.h"
 
 namespace zkpipe::filecoin_circuit {
-namespace {
 
-constexpr uint64_t kMaxCount = 1 << 20;  // no Filecoin proof holds more of anything
-
-class Reader {
- public:
-  Reader(std::span<const uint8_t> b, const std::string& what) : b_(b), what_(what) {}
-
-  Status fail(const std::string& field, const std::string& why) const {
-    return invalid_argument(what_ + ": " + field + " at byte " + std::to_string(at_) + ": " + why);
-  }
-  Result<uint64_t> u64(const std::string& field) { return uint(field, 8); }
-  Result<uint64_t> u32(const std::string& field) { return uint(field, 4); }
-  Result<uint64_t> count(const std::string& field) {
-    ZKP_ASSIGN_OR_RETURN(uint64_t n, u64(field));
-    if (n > kMaxCount || n > (b_.size() - at_)) {
-      return fail(field, "a count of " + std::to_string(n) + " is more than the bytes can hold");
-    }
-    return n;
-  }
-  Result<Domain> domain(const std::string& field) {
-    if (b_.size() - at_ < 32) return fail(field, "truncated (32 bytes needed)");
-    Domain d;
-    std::copy_n(b_.begin() + at_, 32, d.begin());
-    ZKP_RETURN_IF_ERROR(filecoin::fr_from_domain(d, field).status());
-    at_ += 32;
-    return d;
-  }
-  Status done() const {
-    if (at_ != b_.size()) {
-      return fail("end", std::to_string(b_.size() - at_) + " bytes after the proof");
-    }
-    return Status();
-  }
-
- private:
-  Result<uint64_t> uint(const std::string& field, size_t width) {
-    if (b_.size() - at_ < width) {
-      return fail(field, "truncated (" + std::to_string(width) + " bytes needed)");
-    }
-    uint64_t v = 0;
-    for (size_t i = 0; i < width; ++i) v |= uint64_t{b_[at_ + i]} << (8 * i);
-    at_ += width;
-    return v;
-  }
-
-  std::span<const uint8_t> b_;
-  const std::string& what_;
-  size_t at_ = 0;
-};
-
-Status read_path(Reader& r, const std::string& field, std::vector<PathElement>& path,
-                 std::vector<Domain>& hashes) {
-  ZKP_ASSIGN_OR_RETURN(uint64_t n, r.count(field + ".len"));
-  for (uint64_t i = 0; i < n; ++i) {
-    const std::string f = field + "[" + std::to_string(i) + "]";
-    ZKP_ASSIGN_OR_RETURN(uint64_t m, r.count(f + ".hashes.len"));
-    PathElement e;
-    for (uint64_t j = 0; j < m; ++j) {
-      ZKP_ASSIGN_OR_RETURN(Domain h, r.domain(f + ".hashes[" + std::to_string(j) + "]"));
-      hashes.push_back(h);
-      e.siblings.push_back(*filecoin::fr_from_domain(h));
-    }
-    ZKP_ASSIGN_OR_RETURN(uint64_t index, r.u64(f + ".index"));
-    if (index > m)
-      return r.fail(f + ".index", std::to_string(index) + " is past the node's children");
-    e.position = static_cast<uint32_t>(index);
-    path.push_back(std::move(e));
-  }
-  return Status();
-}
-
-void put(std::vector<uint8_t>& out, uint64_t v, size_t width) {
-  for (size_t i = 0; i < width; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
-void put(std::vector<uint8_t>& out, const Domain& d) {
-  out.insert(out.end(), d.begin(), d.end());
-}
-
-}  // namespace
+using bincode::put;
+using bincode::Reader;
 
 Result<SectorVanillaProof> decode_sector_proof(std::span<const uint8_t> bytes,
                                                const std::string& what) {
@@ -104,26 +29,7 @@ Result<SectorVanillaProof> decode_sector_proof(std::span<const uint8_t> bytes,
   ZKP_ASSIGN_OR_RETURN(uint64_t n, r.count("inclusion_proofs.len"));
   for (uint64_t i = 0; i < n; ++i) {
     const std::string f = "inclusion_proofs[" + std::to_string(i) + "]";
-    ZKP_ASSIGN_OR_RETURN(uint64_t kind, r.u32(f + ".kind"));
-    if (kind > 2)
-      return r.fail(f + ".kind", std::to_string(kind) + " is not 0 (single), 1 (sub) or 2 (top)");
-    InclusionProof ip;
-    const uint64_t paths = kind + 1;
-    ip.paths.resize(paths);
-    ip.hashes.resize(paths);
-    static const char* kNames[] = {".base", ".sub", ".top"};
-    if (kind == 0) {
-      ZKP_ASSIGN_OR_RETURN(ip.root, r.domain(f + ".root"));
-      ZKP_ASSIGN_OR_RETURN(ip.leaf, r.domain(f + ".leaf"));
-    }
-    for (uint64_t k = 0; k < paths; ++k) {
-      ZKP_RETURN_IF_ERROR(
-          read_path(r, f + (kind == 0 ? ".path" : kNames[k]), ip.paths[k], ip.hashes[k]));
-    }
-    if (kind != 0) {
-      ZKP_ASSIGN_OR_RETURN(ip.root, r.domain(f + ".root"));
-      ZKP_ASSIGN_OR_RETURN(ip.leaf, r.domain(f + ".leaf"));
-    }
+    ZKP_ASSIGN_OR_RETURN(InclusionProof ip, bincode::read_inclusion_proof(r, f));
     p.inclusion_proofs.push_back(std::move(ip));
   }
   ZKP_ASSIGN_OR_RETURN(p.comm_c, r.domain("comm_c"));
@@ -139,25 +45,7 @@ std::vector<uint8_t> encode_sector_proof(const SectorVanillaProof& p) {
   put(out, 1, 8);
   put(out, p.inclusion_proofs.size(), 8);
   for (const InclusionProof& ip : p.inclusion_proofs) {
-    const uint64_t kind = ip.paths.empty() ? 0 : ip.paths.size() - 1;
-    put(out, kind, 4);
-    if (kind == 0) {
-      put(out, ip.root);
-      put(out, ip.leaf);
-    }
-    for (size_t k = 0; k < ip.paths.size(); ++k) {
-      put(out, ip.paths[k].size(), 8);
-      size_t h = 0;
-      for (const PathElement& e : ip.paths[k]) {
-        put(out, e.siblings.size(), 8);
-        for (size_t j = 0; j < e.siblings.size(); ++j) put(out, ip.hashes[k][h++]);
-        put(out, e.position, 8);
-      }
-    }
-    if (kind != 0) {
-      put(out, ip.root);
-      put(out, ip.leaf);
-    }
+    bincode::put_inclusion_proof(out, ip);
   }
   put(out, p.comm_c);
   put(out, p.comm_r_last);
@@ -279,4 +167,53 @@ Result<std::vector<PostSectorWitness>> post_witness(const filecoin::PostDescript
   return out;
 }
 
+namespace bincode {
+
+Result<InclusionProof> read_inclusion_proof(Reader& r, const std::string& f) {
+  ZKP_ASSIGN_OR_RETURN(uint64_t kind, r.u32(f + ".kind"));
+  if (kind > 2)
+    return r.fail(f + ".kind", std::to_string(kind) + " is not 0 (single), 1 (sub) or 2 (top)");
+  InclusionProof ip;
+  const uint64_t paths = kind + 1;
+  ip.paths.resize(paths);
+  ip.hashes.resize(paths);
+  static const char* kNames[] = {".base", ".sub", ".top"};
+  if (kind == 0) {
+    ZKP_ASSIGN_OR_RETURN(ip.root, r.domain(f + ".root"));
+    ZKP_ASSIGN_OR_RETURN(ip.leaf, r.domain(f + ".leaf"));
+  }
+  for (uint64_t k = 0; k < paths; ++k) {
+    ZKP_RETURN_IF_ERROR(
+        read_path(r, f + (kind == 0 ? ".path" : kNames[k]), ip.paths[k], ip.hashes[k]));
+  }
+  if (kind != 0) {
+    ZKP_ASSIGN_OR_RETURN(ip.root, r.domain(f + ".root"));
+    ZKP_ASSIGN_OR_RETURN(ip.leaf, r.domain(f + ".leaf"));
+  }
+  return ip;
+}
+
+void put_inclusion_proof(std::vector<uint8_t>& out, const InclusionProof& ip) {
+  const uint64_t kind = ip.paths.empty() ? 0 : ip.paths.size() - 1;
+  put(out, kind, 4);
+  if (kind == 0) {
+    put(out, ip.root);
+    put(out, ip.leaf);
+  }
+  for (size_t k = 0; k < ip.paths.size(); ++k) {
+    put(out, ip.paths[k].size(), 8);
+    size_t h = 0;
+    for (const PathElement& e : ip.paths[k]) {
+      put(out, e.siblings.size(), 8);
+      for (size_t j = 0; j < e.siblings.size(); ++j) put(out, ip.hashes[k][h++]);
+      put(out, e.position, 8);
+    }
+  }
+  if (kind != 0) {
+    put(out, ip.root);
+    put(out, ip.leaf);
+  }
+}
+
+}  // namespace bincode
 }  // namespace zkpipe::filecoin_circuit
