@@ -9,7 +9,7 @@ tool=$1
 dir=$2
 rm -rf "$dir"
 kinds=(porep snapdeals window_post winning_post filecoin_keys filecoin_desc filecoin_post
-       filecoin_porep)
+       filecoin_porep filecoin_snapdeals)
 for kind in "${kinds[@]}"; do mkdir -p "$dir/seeds/$kind" "$dir/work/$kind"; done
 mkdir -p "$dir/sectors"
 t=(--threads 1)
@@ -61,6 +61,11 @@ fporep=$dir/seeds/filecoin_porep
 "$tool" proof-type filecoin_porep sample --preset StackedDrg2KiBV1_1 --out "$fporep/request.json" >/dev/null
 python3 -c 'import json,sys; json.dump(json.load(open(sys.argv[1]))["commit1_output"], open(sys.argv[2], "w"))' \
   "$fporep/request.json" "$fporep/c1.json"
+# Filecoin SnapDeals requests: a 2KiB sample, and its partition proof as bytes.
+fsnap=$dir/seeds/filecoin_snapdeals
+"$tool" proof-type filecoin_snapdeals sample --preset StackedDrg2KiBV1 --out "$fsnap/request.json" >/dev/null
+python3 -c 'import json,sys; open(sys.argv[2], "wb").write(bytes.fromhex(json.load(open(sys.argv[1]))["vanilla_proofs"][0]))' \
+  "$fsnap/request.json" "$fsnap/partition.bin"
 counts=()
 for kind in "${kinds[@]}"; do counts+=("$(ls "$dir/seeds/$kind" | wc -l) $kind"); done
 echo "make_corpus: seeds in $dir/seeds: ${counts[*]}"
