@@ -34,7 +34,10 @@ TEST_CASE("Filecoin SnapDeals vanilla proofs: samples re-encode and check native
   CHECK(encode_update_proof(*back) == bytes);
   CHECK(back->challenges.size() == 10);
   CHECK(back->apex_leafs.size() == 8);
+}
 
+TEST_CASE("Filecoin SnapDeals vanilla proofs: an 8MiB sample's 4 partitions check natively",
+          "[filecoin][circuit][heavy]") {
   Result<UpdateRequest> r8 = sample_update_request("StackedDrg8MiBV1", 4);
   INFO(r8.status().to_string());
   REQUIRE(r8.ok());

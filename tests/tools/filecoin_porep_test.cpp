@@ -6,8 +6,8 @@
 // with the inputs it derives from the sector's description alone (prover, sector, ticket, seed,
 // commitments), and refuses it for another seed; a C1 output of another sector (a wrong
 // prover_id) and a tampered vanilla proof are refused before synthesis, naming what is wrong.
-// [heavy]: the development setup of a 2.7M-constraint circuit (about a minute on 2 cores); the
-// sanitizer builds leave it out (tests/CMakeLists.txt).
+// [heavy]: counting the 32GiB circuit and the development setup of a 2.7M-constraint circuit
+// (about a minute on 2 cores); the sanitizer builds leave them out (tests/CMakeLists.txt).
 #include <fmt/core.h>
 #include <catch2/catch.hpp>
 
@@ -31,7 +31,8 @@ void write(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
-TEST_CASE("filecoin PoRep: info prints Filecoin's 32GiB counts", "[tool][filecoin][plugin]") {
+TEST_CASE("filecoin PoRep: info prints Filecoin's 32GiB counts",
+          "[tool][filecoin][plugin][heavy]") {
   auto r = run_tool("proof-type filecoin_porep info --preset StackedDrg32GiBV1_1 --json");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);

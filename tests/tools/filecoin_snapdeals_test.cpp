@@ -5,7 +5,8 @@
 // `zkpipe-tool filecoin verify` verifies it under the .vk written beside the params with the
 // inputs it derives from the description alone, and refuses it for another comm_d_new; a
 // tampered vanilla proof is refused before synthesis, naming the partition.
-// [heavy]: the development setup of a 1.7M-constraint circuit; the sanitizer builds leave it out.
+// [heavy]: counting the 32GiB circuit and the development setup of a 1.7M-constraint circuit;
+// the sanitizer builds leave them out.
 #include <fmt/core.h>
 #include <catch2/catch.hpp>
 
@@ -29,7 +30,8 @@ void write(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
-TEST_CASE("filecoin SnapDeals: info prints Filecoin's 32GiB count", "[tool][filecoin][plugin]") {
+TEST_CASE("filecoin SnapDeals: info prints Filecoin's 32GiB count",
+          "[tool][filecoin][plugin][heavy]") {
   auto r = run_tool("proof-type filecoin_snapdeals info --preset StackedDrg32GiBV1 --json");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
