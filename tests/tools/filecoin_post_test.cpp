@@ -6,7 +6,8 @@
 // inputs it derives from the request's description alone (a .vk removed comes back on the next
 // use of the params), and refuses it for another randomness; a tampered vanilla proof is refused
 // before any synthesis, naming the challenge; curio's real 32GiB vanilla proof with Lotus's verify
-// info satisfies every constraint.
+// info satisfies every constraint. [heavy] (the plain build only, tests/CMakeLists.txt): counting
+// the 32GiB WindowPoSt circuit and the development setups, about 6 minutes under Debug ASan.
 #include <fmt/core.h>
 #include <catch2/catch.hpp>
 
@@ -33,7 +34,7 @@ void write(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
-TEST_CASE("filecoin PoSt: info prints Filecoin's counts", "[tool][filecoin][plugin]") {
+TEST_CASE("filecoin PoSt: info prints Filecoin's counts", "[tool][filecoin][plugin][heavy]") {
   auto w =
       run_tool("proof-type filecoin_window_post info --preset StackedDrgWindow32GiBV1_2 --json");
   INFO(w.output);
@@ -62,7 +63,7 @@ TEST_CASE("filecoin PoSt: curio's real 32GiB vanilla proof satisfies the circuit
 }
 
 TEST_CASE("filecoin PoSt: a sample proves, and verifies outside the engine",
-          "[tool][filecoin][plugin]") {
+          "[tool][filecoin][plugin][heavy]") {
   const TempDir dir("zkpipe_filecoin_post");
   for (const std::string kind : {"window", "winning"}) {
     INFO(kind);
