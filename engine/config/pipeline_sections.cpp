@@ -101,9 +101,12 @@ Status parse_pipeline(const YamlReader& r, const Field& section, PipelineConfig&
 Status parse_params(const YamlReader& r, const Field& section, const std::filesystem::path& base,
                     ParamsConfig& params) {
   ZKP_ASSIGN_OR_RETURN(const std::vector<Field> fields,
-                       r.map_fields(section, {"dir", "missing", "setup_seed"}));
+                       r.map_fields(section, {"dir", "missing", "setup_seed", "filecoin_dir"}));
   if (const Field* f = find_field(fields, "dir")) {
     ZKP_ASSIGN_OR_RETURN(params.dir, resolve_dir(r, *f, base));
+  }
+  if (const Field* f = find_field(fields, "filecoin_dir")) {
+    ZKP_ASSIGN_OR_RETURN(params.filecoin_dir, resolve_dir(r, *f, base));
   }
   if (const Field* f = find_field(fields, "missing")) {
     ZKP_ASSIGN_OR_RETURN(const std::string what, r.choice(*f, {"fail", "setup"}));

@@ -83,8 +83,11 @@ std::string at(const std::string& path, uint64_t offset) {
 }
 
 template <typename Point>
-Status read_points(const File& f, const ParamsVector& v, bool checked, std::vector<Point>& out) {
-  out.resize(v.count);
+Status read_points(const File& f, const ParamsVector& v, bool checked, std::span<Point> out) {
+  if (out.size() != v.count) {
+    return invalid_argument(f.path() + ": " + v.name + " has " + std::to_string(v.count) +
+                            " points; room was made for " + std::to_string(out.size()));
+  }
   std::vector<uint8_t> buf(kChunkPoints * v.point_bytes);
   const crypto::DecodeOptions options{checked};
   for (uint64_t first = 0; first < v.count; first += kChunkPoints) {
@@ -193,16 +196,26 @@ Result<ParamsLayout> read_params_layout(const std::string& path) {
 
 Result<BellpersonParams> read_params(const std::string& path, bool checked) {
   ZKP_ASSIGN_OR_RETURN(ParamsLayout layout, read_params_layout(path));
-  File f(path);
-  ZKP_RETURN_IF_ERROR(f.open_status());
   BellpersonParams p;
   p.vk = std::move(layout.vk);
-  ZKP_RETURN_IF_ERROR(read_points(f, layout.vectors[0], checked, p.h));
-  ZKP_RETURN_IF_ERROR(read_points(f, layout.vectors[1], checked, p.l));
-  ZKP_RETURN_IF_ERROR(read_points(f, layout.vectors[2], checked, p.a));
-  ZKP_RETURN_IF_ERROR(read_points(f, layout.vectors[3], checked, p.b_g1));
-  ZKP_RETURN_IF_ERROR(read_points(f, layout.vectors[4], checked, p.b_g2));
+  p.h.resize(layout.vectors[0].count);
+  p.l.resize(layout.vectors[1].count);
+  p.a.resize(layout.vectors[2].count);
+  p.b_g1.resize(layout.vectors[3].count);
+  p.b_g2.resize(layout.vectors[4].count);
+  ZKP_RETURN_IF_ERROR(read_params_into(path, layout, checked, {p.h, p.l, p.a, p.b_g1, p.b_g2}));
   return p;
+}
+
+Status read_params_into(const std::string& path, const ParamsLayout& layout, bool checked,
+                        const ParamsTargets& out) {
+  File f(path);
+  ZKP_RETURN_IF_ERROR(f.open_status());
+  ZKP_RETURN_IF_ERROR(read_points(f, layout.vectors[0], checked, out.h));
+  ZKP_RETURN_IF_ERROR(read_points(f, layout.vectors[1], checked, out.l));
+  ZKP_RETURN_IF_ERROR(read_points(f, layout.vectors[2], checked, out.a));
+  ZKP_RETURN_IF_ERROR(read_points(f, layout.vectors[3], checked, out.b_g1));
+  return read_points(f, layout.vectors[4], checked, out.b_g2);
 }
 
 Status write_params(const std::string& path, const BellpersonParams& params) {

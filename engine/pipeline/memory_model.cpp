@@ -103,6 +103,12 @@ CircuitMemory circuit_memory(const std::string& id, const groth16::ProvingKey& p
                     pk.vk.ic.size(), r1cs_bytes, shape);
 }
 
+CircuitMemory circuit_memory(const std::string& id, const groth16::ProverShape& s,
+                             uint64_t num_inputs, uint64_t num_aux, uint64_t r1cs_bytes,
+                             const PipelineShape& shape) {
+  return from_shape(id, s, num_inputs + num_aux, num_inputs, r1cs_bytes, shape);
+}
+
 CircuitMemory circuit_memory_bound(const std::string& id, uint64_t num_constraints,
                                    uint64_t num_inputs, uint64_t num_aux, uint64_t r1cs_bytes,
                                    const PipelineShape& shape) {

@@ -17,7 +17,10 @@
 #include <vector>
 
 #include "engine_impl.h"
+#include "filecoin_params.h"
 #include "params_files.h"
+#include "zkpipe/filecoin/circuit_params.h"
+#include "zkpipe/filecoin/porep_config.h"
 #include "zkpipe/groth16/keys.h"
 #include "zkpipe/groth16/params_file.h"
 #include "zkpipe/groth16/setup.h"
@@ -124,10 +127,12 @@ ParamsCache::ParamsCache(ParamsConfig config, MemoryBudget& budget, AllocateFn a
 ParamsCache::~ParamsCache() = default;
 
 std::string ParamsCache::params_path(const std::string& id) const {
+  if (auto f = filecoin_params(config_, id)) return f->params;
   return (fs::path(config_.dir) / (id + ".params")).string();
 }
 
 std::string ParamsCache::vk_path(const std::string& id) const {
+  if (auto f = filecoin_params(config_, id)) return f->vk;
   return (fs::path(config_.dir) / (id + ".vk")).string();
 }
 
@@ -206,6 +211,14 @@ Result<ProvingKey> ParamsCache::open_warm(const std::string& id, const RecordFn*
 
 Status ParamsCache::recheck(const std::string& id) {
   const std::string path = params_path(id);
+  if (auto f = filecoin_params(config_, id)) {  // Filecoin's file: its digest again
+    drop_filecoin_verdict(*f);
+    const Status s = check_filecoin_params(*f).status();
+    if (s.ok()) return ok_status();
+    MutexLock lock(mu_);
+    if (auto it = entries_.find(id); it != entries_.end()) it->second->warm.reset();
+    return s;
+  }
   spdlog::warn(
       "params: proofs made with {} (trusted by its .validated stamp) do not verify; "
       "checking every point of it again",
@@ -241,6 +254,16 @@ Status ParamsCache::recheck(const std::string& id) {
 
 Result<std::shared_ptr<HotParams>> ParamsCache::load(const std::string& id, const RecordFn* record,
                                                      const ReserveOptions& wait, bool& made) {
+  if (filecoin_params(config_, id)) {
+    Reservation reservation;
+    ZKP_ASSIGN_OR_RETURN(std::shared_ptr<HotParams> hot,
+                         load_filecoin(id, record, wait, made, reservation));
+    MutexLock lock(mu_);
+    Entry& e = *entries_.at(id);
+    e.trusted_by_stamp = true;
+    e.reservation = std::move(reservation);
+    return hot;
+  }
   std::optional<ProvingKey> warm;
   {
     MutexLock lock(mu_);
@@ -289,6 +312,10 @@ Result<groth16::VerifyingKey> ParamsCache::verifying_key(const std::string& id) 
   }
   const std::string path = params_path(id);
   if (!file_exists(path)) return missing_params(id, path);
+  if (filecoin_params(config_, id)) {
+    ZKP_ASSIGN_OR_RETURN(filecoin::ParamsLayout layout, filecoin::read_params_layout(path));
+    return std::move(layout.vk);
+  }
   ZKP_ASSIGN_OR_RETURN(ProvingKey opened,
                        groth16::load_params(path, groth16::ParamsLoadOptions::trusted()));
   return std::move(opened.vk);
@@ -304,6 +331,15 @@ Result<CircuitMemory> ParamsCache::circuit_memory(const std::string& id) {
     }
   }
   const std::string path = params_path(id);
+  if (auto f = filecoin_params(config_, id); f && !warm) {
+    if (!file_exists(path)) return missing_params(id, path);
+    ZKP_ASSIGN_OR_RETURN(const filecoin::ParamsLayout layout, filecoin::read_params_layout(path));
+    std::error_code ec;
+    const uint64_t r1cs = fs::file_size(f->csr, ec);
+    if (ec) return not_found(f->csr + ": " + ec.message() + " (the R1CS cache of " + id + ")");
+    return pipeline::circuit_memory(id, filecoin_prover_shape(layout), layout.vk.ic.size(),
+                                    layout.vectors[1].count, r1cs, shape_);
+  }
   if (!warm) {
     if (!file_exists(path)) return missing_params(id, path);
     ZKP_ASSIGN_OR_RETURN(ProvingKey opened,
@@ -325,7 +361,16 @@ std::vector<std::string> ParamsCache::circuits_on_disk() const {
       ids.push_back(e.path().stem().string());
     }
   }
+  if (!config_.filecoin_dir.empty()) {
+    for (const char* kind : {"porep", "snapdeals", "window-post", "winning-post"}) {
+      for (const filecoin::SectorSizeName& size : filecoin::kSectorSizes) {
+        const std::string id = fmt::format("filecoin-{}-{}", kind, size.name);
+        if (auto f = filecoin_params(config_, id); f && file_exists(f->params)) ids.push_back(id);
+      }
+    }
+  }
   std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   return ids;
 }
 

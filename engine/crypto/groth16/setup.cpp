@@ -77,6 +77,14 @@ Density column_density(const SparseMatrix& m, uint64_t wires, uint32_t forced_in
 
 }  // namespace
 
+Density a_density(const R1cs& r1cs) {
+  return column_density(r1cs.a, r1cs.num_wires(), r1cs.num_inputs);
+}
+
+Density b_density(const R1cs& r1cs) {
+  return column_density(r1cs.b, r1cs.num_wires(), 0);
+}
+
 ToxicWaste ToxicWaste::from_seed(uint64_t seed) {
   SeedStream s(seed);
   auto draw = [&] {
@@ -141,8 +149,8 @@ Result<ProvingKey> setup(const R1cs& r1cs, const ToxicWaste& waste, const SetupO
   pk.num_inputs = r1cs.num_inputs;
   pk.num_aux = r1cs.num_aux;
   pk.domain_size = n;
-  pk.a_density = column_density(r1cs.a, wires, r1cs.num_inputs);
-  pk.b_density = column_density(r1cs.b, wires, 0);
+  pk.a_density = a_density(r1cs);
+  pk.b_density = b_density(r1cs);
 
   const Fr gamma_inv = waste.gamma.inverse(), delta_inv = waste.delta.inverse();
   std::vector<Fr> ic_s(r1cs.num_inputs), l_s(r1cs.num_aux), a_s, b_s, h_s(n - 1);

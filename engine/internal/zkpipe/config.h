@@ -100,6 +100,11 @@ struct ParamsConfig {
   bool setup_when_missing = false;  // missing: setup = run the seeded development setup (NOT a
                                     // ceremony) and keep the result; missing: fail = an error
   uint64_t setup_seed = 1;
+  // Filecoin's parameter directory (as FIL_PROOFS_PARAMETER_CACHE; Filecoin's default is
+  // /var/tmp/filecoin-proof-parameters): when set, the Filecoin proof types prove with the
+  // bellperson .params there, by their registered names; empty: with zkpipe's own params in `dir`
+  // (a development setup: Filecoin nodes reject those proofs).
+  std::string filecoin_dir;
 };
 
 // `server:` what `zkpipe serve` listens on and keeps (the command line may override the

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "porep_type.h"
+#include "zkpipe/filecoin/circuit_params.h"
 #include "zkpipe/filecoin_circuit/porep_request.h"
 #include "zkpipe/groth16/r1cs.h"
 #include "zkpipe/sdk/cli_command.h"
@@ -38,6 +39,7 @@ int run_info(const std::string& type, const std::string& preset, bool as_json) {
   if (!n.ok()) return fail(type, "info", n.status());
   const json out = {{"preset", preset},
                     {"circuit_id", porep_circuit_id(*c)},
+                    {"filecoin_params", filecoin::circuit_param_name(porep_circuit_id(*c))},
                     {"sector_size", c->sector_size},
                     {"partitions", shape->partitions},
                     {"challenges_per_partition", shape->challenges},
@@ -48,8 +50,11 @@ int run_info(const std::string& type, const std::string& preset, bool as_json) {
   if (as_json) {
     fmt::print("{}\n", out.dump(2));
   } else {
-    fmt::print("{}: {} constraints, {} variables, {} public inputs a partition ({})\n", preset,
-               n->constraints, uint64_t{n->inputs} + n->aux, n->inputs - 1, porep_circuit_id(*c));
+    fmt::print(
+        "{}: {} constraints, {} variables, {} public inputs a partition ({}; Filecoin's params: "
+        "{})\n",
+        preset, n->constraints, uint64_t{n->inputs} + n->aux, n->inputs - 1, porep_circuit_id(*c),
+        filecoin::circuit_param_name(porep_circuit_id(*c)));
   }
   return 0;
 }

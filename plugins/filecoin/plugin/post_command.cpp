@@ -18,6 +18,7 @@
 
 #include "post_type.h"
 #include "zkpipe/filecoin/cid.h"
+#include "zkpipe/filecoin/circuit_params.h"
 #include "zkpipe/filecoin_circuit/post_request.h"
 #include "zkpipe/groth16/r1cs.h"
 #include "zkpipe/sdk/cli_command.h"
@@ -118,6 +119,7 @@ int run_info(const std::string& type, bool winning, const std::string& preset, b
   const plugins::CircuitCounts n = post_counts(*c);
   const json out = {{"preset", preset},
                     {"circuit_id", post_circuit_id(*c)},
+                    {"filecoin_params", filecoin::circuit_param_name(post_circuit_id(*c))},
                     {"sector_size", c->sector_size},
                     {"sectors_per_partition", winning ? 1 : c->sector_count},
                     {"challenges_per_sector", c->challenges},
@@ -127,8 +129,11 @@ int run_info(const std::string& type, bool winning, const std::string& preset, b
   if (as_json) {
     fmt::print("{}\n", out.dump(2));
   } else {
-    fmt::print("{}: {} constraints, {} variables, {} public inputs a partition ({})\n", preset,
-               n.constraints, uint64_t{n.inputs} + n.aux, n.inputs - 1, post_circuit_id(*c));
+    fmt::print(
+        "{}: {} constraints, {} variables, {} public inputs a partition ({}; Filecoin's params: "
+        "{})\n",
+        preset, n.constraints, uint64_t{n.inputs} + n.aux, n.inputs - 1, post_circuit_id(*c),
+        filecoin::circuit_param_name(post_circuit_id(*c)));
   }
   return 0;
 }

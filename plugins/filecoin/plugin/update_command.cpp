@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "update_type.h"
+#include "zkpipe/filecoin/circuit_params.h"
 #include "zkpipe/filecoin/post_inputs.h"
 #include "zkpipe/filecoin_circuit/vanilla_update.h"
 #include "zkpipe/groth16/r1cs.h"
@@ -38,6 +39,7 @@ int run_info(const std::string& type, const std::string& preset, bool as_json) {
   const UpdateShape shape = update_shape(*size / 32);
   const json out = {{"preset", preset},
                     {"circuit_id", update_circuit_id(*size)},
+                    {"filecoin_params", filecoin::circuit_param_name(update_circuit_id(*size))},
                     {"sector_size", *size},
                     {"partitions", shape.partition_count},
                     {"challenges_per_partition", shape.challenge_count},
@@ -47,9 +49,11 @@ int run_info(const std::string& type, const std::string& preset, bool as_json) {
   if (as_json) {
     fmt::print("{}\n", out.dump(2));
   } else {
-    fmt::print("{}: {} constraints, {} variables, {} public inputs a partition ({})\n", preset,
-               n->constraints, uint64_t{n->inputs} + n->aux, n->inputs - 1,
-               update_circuit_id(*size));
+    fmt::print(
+        "{}: {} constraints, {} variables, {} public inputs a partition ({}; Filecoin's params: "
+        "{})\n",
+        preset, n->constraints, uint64_t{n->inputs} + n->aux, n->inputs - 1,
+        update_circuit_id(*size), filecoin::circuit_param_name(update_circuit_id(*size)));
   }
   return 0;
 }

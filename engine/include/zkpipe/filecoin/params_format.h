@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,18 @@ struct BellpersonParams {
 // curve and points at infinity (a digest check, filecoin_params.h, vouches for the rest).
 // Errors name the file, the vector, the point index and its offset.
 Result<BellpersonParams> read_params(const std::string& path, bool checked = true);
+
+// Where read_params_into puts the five vectors: spans of exactly their counts (the engine's
+// params cache points them into a backend buffer, so a 44 GiB file is decoded once, straight
+// into the memory the prover reads).
+struct ParamsTargets {
+  std::span<G1Affine> h, l, a, b_g1;
+  std::span<G2Affine> b_g2;
+};
+// Streams the points of `layout` (read_params_layout of `path`) into `out`, as read_params
+// checks them; INVALID_ARGUMENT when a span's size differs from its vector's count.
+Status read_params_into(const std::string& path, const ParamsLayout& layout, bool checked,
+                        const ParamsTargets& out);
 
 // Writes `params` in the layout above (write_output_file semantics: nothing replaced on error).
 // INVALID_ARGUMENT when a vector holds the point at infinity.

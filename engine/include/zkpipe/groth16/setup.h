@@ -38,4 +38,10 @@ struct SetupOptions {
 Result<ProvingKey> setup(const R1cs& r1cs, const ToxicWaste& waste,
                          const SetupOptions& options = {});
 
+// The wires a key holds A and B bases for: A every input (their binding rows) and each wire in a
+// row of A, B each wire in a row of B, as bellperson's prover tracks them; so a key made by
+// another setup (bellperson's .params) is matched to the circuit's wires.
+Density a_density(const R1cs& r1cs);
+Density b_density(const R1cs& r1cs);
+
 }  // namespace zkpipe::groth16

@@ -60,6 +60,10 @@ struct CircuitMemory {
 // A circuit's numbers from its proving key (mapped or hot), its R1CS bytes and the shape.
 CircuitMemory circuit_memory(const std::string& circuit_id, const groth16::ProvingKey& pk,
                              uint64_t r1cs_bytes, const PipelineShape& shape);
+// The same from the prover's shape (params whose points are not in memory yet).
+CircuitMemory circuit_memory(const std::string& circuit_id, const groth16::ProverShape& s,
+                             uint64_t num_inputs, uint64_t num_aux, uint64_t r1cs_bytes,
+                             const PipelineShape& shape);
 // Without params (before the first setup): the upper bound where every wire is in both
 // densities; `exact` is false.
 CircuitMemory circuit_memory_bound(const std::string& circuit_id, uint64_t num_constraints,

@@ -81,7 +81,8 @@ class ParamsCache {
   // The circuit's verifying key (from its hot or warm entry, else read from its params file);
   // NOT_FOUND when there are no params.
   Result<groth16::VerifyingKey> verifying_key(const std::string& circuit_id);
-  // The circuits whose params are in params.dir (NAME.params), sorted.
+  // The circuits whose params are in params.dir (NAME.params), and the Filecoin circuits whose
+  // files are in params.filecoin_dir, sorted.
   std::vector<std::string> circuits_on_disk() const;
 
   ParamsStats stats() const;
@@ -97,6 +98,12 @@ class ParamsCache {
   // Both read files, make params and copy without mu_ (taking it only to look up and record).
   Result<std::shared_ptr<HotParams>> load(const std::string& id, const RecordFn* record,
                                           const ReserveOptions& wait, bool& made) ZKP_EXCLUDES(mu_);
+  // Filecoin's .params (params.filecoin_dir; engine/pipeline/filecoin_params.h): digest checked
+  // once, decoded straight into the backend buffer (params_cache_filecoin.cpp); `reservation`
+  // receives what the budget holds for it.
+  Result<std::shared_ptr<HotParams>> load_filecoin(const std::string& id, const RecordFn* record,
+                                                   const ReserveOptions& wait, bool& made,
+                                                   Reservation& reservation) ZKP_EXCLUDES(mu_);
   Result<groth16::ProvingKey> open_warm(const std::string& id, const RecordFn* record, bool& made,
                                         bool& trusted) ZKP_EXCLUDES(mu_);
 
