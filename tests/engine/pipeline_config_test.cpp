@@ -33,6 +33,7 @@ TEST_CASE("Pipeline config: absent sections get the documented defaults", "[conf
   CHECK(c->params.dir == "params");
   CHECK_FALSE(c->params.setup_when_missing);
   CHECK(c->params.setup_seed == 1);
+  CHECK(c->params.filecoin_dir.empty());
 }
 
 TEST_CASE("Pipeline config: every key is read", "[config]") {
@@ -40,7 +41,7 @@ TEST_CASE("Pipeline config: every key is read", "[config]") {
       "compute: {backend: cpu, workers_per_device: 3, threads: 4}\n"
       "pipeline:\n  synthesis_workers: 2\n  synthesis_threads: 0\n  finalizers: 2\n"
       "  ready_depth: 5\n  budget: 6GiB\n  retries: 2\n  trim: true\n  overhead: 1GiB\n"
-      "params: {dir: p/q, missing: setup, setup_seed: 42}\n");
+      "params: {dir: p/q, missing: setup, setup_seed: 42, filecoin_dir: /var/tmp/fil}\n");
   REQUIRE(c.ok());
   CHECK(c->compute.workers_per_device == 3);
   CHECK(c->compute.threads == 4);
@@ -55,6 +56,7 @@ TEST_CASE("Pipeline config: every key is read", "[config]") {
   CHECK(c->params.dir == "/base/p/q");
   CHECK(c->params.setup_when_missing);
   CHECK(c->params.setup_seed == 42);
+  CHECK(c->params.filecoin_dir == "/var/tmp/fil");
   const Result<zkpipe::Config> gpu =
       parse("compute: {backend: cuda, devices: [1, GPU-8a1f0c3e-1111]}\n");
   REQUIRE(gpu.ok());

@@ -2,8 +2,9 @@
 // 32GiB counts (130,278,541 constraints, 327 public inputs a partition); a sample request (a
 // 2KiB sector sealed with Filecoin's SDR, its C1 output with prover_id and sector_id) checks
 // natively and constraint by constraint; `zkpipe prove` makes a proof the engine verifies, and
-// part 1's `zkpipe-tool filecoin verify` verifies it too under the .vk written beside the params
-// with the inputs it derives from the sector's description alone (prover, sector, ticket, seed,
+// part 1's `zkpipe-tool filecoin verify` verifies it too under the .vk beside the params (proved
+// through params.filecoin_dir: a development file under Filecoin's registered name, in
+// bellperson's layout, shared by the build's tests) with the inputs it derives from the sector's description alone (prover, sector, ticket, seed,
 // commitments), and refuses it for another seed; a C1 output of another sector (a wrong
 // prover_id) and a tampered vanilla proof are refused before synthesis, naming what is wrong.
 // [heavy]: counting the 32GiB circuit and the development setup of a 2.7M-constraint circuit
@@ -13,11 +14,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "temp_dir.h"
 #include "tools/run_tool.h"
+#include "zkpipe/filecoin/circuit_params.h"
 
 namespace {
 
@@ -61,8 +64,9 @@ TEST_CASE("filecoin PoRep: a sample proves, and verifies outside the engine",
 
   write(dir.file("c.yaml"),
         fmt::format("version: 1\nplugin_dirs: [{}]\nmemory: {{backend: pageable}}\n"
-                    "params: {{dir: params, missing: setup}}\ncompute: {{threads: 2}}\n",
-                    ZKPIPE_TEST_PLUGIN_DIR));
+                    "params: {{dir: {}, filecoin_dir: {}, missing: setup}}\n"
+                    "compute: {{threads: 2}}\n",
+                    ZKPIPE_TEST_PLUGIN_DIR, ZKPIPE_TEST_SHARED_PARAMS, ZKPIPE_TEST_FILECOIN_PARAMS));
   const std::string proof = dir.file("p.proof");
   auto prove =
       run_program(ZKPIPE_TEST_ZKPIPE,
@@ -83,7 +87,13 @@ TEST_CASE("filecoin PoRep: a sample proves, and verifies outside the engine",
                          {"ticket", c1["ticket"]},
                          {"seed", c1["seed"]}};
   write(dir.file("desc.json"), desc.dump());
-  const std::string vk = dir.file("params/filecoin-porep-2KiB.vk");
+  // The .vk beside Filecoin's file name in the Filecoin parameter directory, the development
+  // label beside the .params.
+  const std::string stem = zkpipe::filecoin::param_file_stem(
+      *zkpipe::filecoin::circuit_param_file("filecoin-porep-2KiB"));
+  const std::string vk = std::string(ZKPIPE_TEST_FILECOIN_PARAMS) + "/" + stem + ".vk";
+  CHECK(std::filesystem::exists(std::string(ZKPIPE_TEST_FILECOIN_PARAMS) + "/" + stem +
+                                ".params.development"));
   auto ok = run_tool(fmt::format("filecoin verify --vk {} --proof {} --json {}", vk, proof,
                                  dir.file("desc.json")));
   INFO(ok.output);

@@ -2,7 +2,8 @@
 // Filecoin's 32GiB count (81,049,499 constraints, 4 public inputs a partition); a sample request
 // (a CC 2KiB sector sealed with Filecoin's SDR, new data encoded into it) checks natively and
 // constraint by constraint; `zkpipe prove` makes a proof the engine verifies, and part 1's
-// `zkpipe-tool filecoin verify` verifies it under the .vk written beside the params with the
+// `zkpipe-tool filecoin verify` verifies it under the .vk beside the params (Filecoin's file
+// name in params.filecoin_dir, a development file in bellperson's layout) with the
 // inputs it derives from the description alone, and refuses it for another comm_d_new; a
 // tampered vanilla proof is refused before synthesis, naming the partition.
 // [heavy]: counting the 32GiB circuit and the development setup of a 1.7M-constraint circuit;
@@ -12,11 +13,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "temp_dir.h"
 #include "tools/run_tool.h"
+#include "zkpipe/filecoin/circuit_params.h"
 
 namespace {
 
@@ -57,8 +60,9 @@ TEST_CASE("filecoin SnapDeals: a sample proves, and verifies outside the engine"
 
   write(dir.file("c.yaml"),
         fmt::format("version: 1\nplugin_dirs: [{}]\nmemory: {{backend: pageable}}\n"
-                    "params: {{dir: params, missing: setup}}\ncompute: {{threads: 2}}\n",
-                    ZKPIPE_TEST_PLUGIN_DIR));
+                    "params: {{dir: {}, filecoin_dir: {}, missing: setup}}\n"
+                    "compute: {{threads: 2}}\n",
+                    ZKPIPE_TEST_PLUGIN_DIR, ZKPIPE_TEST_SHARED_PARAMS, ZKPIPE_TEST_FILECOIN_PARAMS));
   const std::string proof = dir.file("u.proof");
   auto prove =
       run_program(ZKPIPE_TEST_ZKPIPE,
@@ -71,7 +75,13 @@ TEST_CASE("filecoin SnapDeals: a sample proves, and verifies outside the engine"
   nlohmann::json desc = nlohmann::json::parse(read_text(request));
   desc.erase("vanilla_proofs");
   write(dir.file("desc.json"), desc.dump());
-  const std::string vk = dir.file("params/filecoin-snapdeals-2KiB.vk");
+  // The .vk beside Filecoin's file name in the Filecoin parameter directory, the development
+  // label beside the .params.
+  const std::string stem = zkpipe::filecoin::param_file_stem(
+      *zkpipe::filecoin::circuit_param_file("filecoin-snapdeals-2KiB"));
+  const std::string vk = std::string(ZKPIPE_TEST_FILECOIN_PARAMS) + "/" + stem + ".vk";
+  CHECK(std::filesystem::exists(std::string(ZKPIPE_TEST_FILECOIN_PARAMS) + "/" + stem +
+                                ".params.development"));
   auto ok = run_tool(fmt::format("filecoin verify --vk {} --proof {} --json {}", vk, proof,
                                  dir.file("desc.json")));
   INFO(ok.output);
