@@ -4,11 +4,12 @@
 // natively and constraint by constraint; `zkpipe prove` makes a proof the engine verifies, and
 // part 1's `zkpipe-tool filecoin verify` verifies it too under the .vk beside the params (proved
 // through params.filecoin_dir: a development file under Filecoin's registered name, in
-// bellperson's layout, shared by the build's tests) with the inputs it derives from the sector's description alone (prover, sector, ticket, seed,
-// commitments), and refuses it for another seed; a C1 output of another sector (a wrong
-// prover_id) and a tampered vanilla proof are refused before synthesis, naming what is wrong.
-// [heavy]: counting the 32GiB circuit and the development setup of a 2.7M-constraint circuit
-// (about a minute on 2 cores); the sanitizer builds leave them out (tests/CMakeLists.txt).
+// bellperson's layout, shared by the build's tests) with the inputs it derives from the sector's
+// description alone (prover, sector, ticket, seed, commitments), and refuses it for another seed; a
+// C1 output of another sector (a wrong prover_id) and a tampered vanilla proof are refused before
+// synthesis, naming what is wrong. [heavy]: counting the 32GiB circuit and the development setup of
+// a 2.7M-constraint circuit (about a minute on 2 cores); the sanitizer builds leave them out
+// (tests/CMakeLists.txt).
 #include <fmt/core.h>
 #include <catch2/catch.hpp>
 
@@ -62,11 +63,12 @@ TEST_CASE("filecoin PoRep: a sample proves, and verifies outside the engine",
   CHECK_THAT(check.output, Contains("all 2687921 constraints hold") &&
                                Contains("replica_id is the one prover_id and sector_id derive"));
 
-  write(dir.file("c.yaml"),
-        fmt::format("version: 1\nplugin_dirs: [{}]\nmemory: {{backend: pageable}}\n"
-                    "params: {{dir: {}, filecoin_dir: {}, missing: setup}}\n"
-                    "compute: {{threads: 2}}\n",
-                    ZKPIPE_TEST_PLUGIN_DIR, ZKPIPE_TEST_SHARED_PARAMS, ZKPIPE_TEST_FILECOIN_PARAMS));
+  write(
+      dir.file("c.yaml"),
+      fmt::format("version: 1\nplugin_dirs: [{}]\nmemory: {{backend: pageable}}\n"
+                  "params: {{dir: {}, filecoin_dir: {}, missing: setup}}\n"
+                  "compute: {{threads: 2}}\n",
+                  ZKPIPE_TEST_PLUGIN_DIR, ZKPIPE_TEST_SHARED_PARAMS, ZKPIPE_TEST_FILECOIN_PARAMS));
   const std::string proof = dir.file("p.proof");
   auto prove =
       run_program(ZKPIPE_TEST_ZKPIPE,

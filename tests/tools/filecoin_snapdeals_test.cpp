@@ -58,11 +58,12 @@ TEST_CASE("filecoin SnapDeals: a sample proves, and verifies outside the engine"
   CHECK(check.exit_code == 0);
   CHECK_THAT(check.output, Contains("all 1705039 constraints hold"));
 
-  write(dir.file("c.yaml"),
-        fmt::format("version: 1\nplugin_dirs: [{}]\nmemory: {{backend: pageable}}\n"
-                    "params: {{dir: {}, filecoin_dir: {}, missing: setup}}\n"
-                    "compute: {{threads: 2}}\n",
-                    ZKPIPE_TEST_PLUGIN_DIR, ZKPIPE_TEST_SHARED_PARAMS, ZKPIPE_TEST_FILECOIN_PARAMS));
+  write(
+      dir.file("c.yaml"),
+      fmt::format("version: 1\nplugin_dirs: [{}]\nmemory: {{backend: pageable}}\n"
+                  "params: {{dir: {}, filecoin_dir: {}, missing: setup}}\n"
+                  "compute: {{threads: 2}}\n",
+                  ZKPIPE_TEST_PLUGIN_DIR, ZKPIPE_TEST_SHARED_PARAMS, ZKPIPE_TEST_FILECOIN_PARAMS));
   const std::string proof = dir.file("u.proof");
   auto prove =
       run_program(ZKPIPE_TEST_ZKPIPE,
