@@ -8,8 +8,10 @@
 
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 #include <string_view>
 
+#include "zkpipe/crypto/parallel.h"
 #include "zkpipe/crypto/serialize.h"
 #include "zkpipe/sdk/output_file.h"
 
@@ -82,39 +84,62 @@ std::string at(const std::string& path, uint64_t offset) {
   return path + " (offset " + std::to_string(offset) + ")";
 }
 
+// One chunk of points [first, first + n) of `v`, read into `buf` and decoded into out.
 template <typename Point>
-Status read_points(const File& f, const ParamsVector& v, bool checked, std::span<Point> out) {
+Status read_chunk(const File& f, const ParamsVector& v, bool checked, uint64_t first, size_t n,
+                  std::vector<uint8_t>& buf, Point* out) {
+  buf.resize(n * v.point_bytes);
+  const uint64_t offset = v.offset + first * v.point_bytes;
+  ZKP_RETURN_IF_ERROR(f.read(offset, buf.data(), n * v.point_bytes,
+                             std::string(v.name) + " points " + std::to_string(first) + ".." +
+                                 std::to_string(first + n - 1)));
+  const crypto::DecodeOptions options{checked};
+  Status s;
+  if constexpr (std::is_same_v<Point, G1Affine>) {
+    s = crypto::decode_g1_array(buf.data(), n, v.point_bytes, out + first, options);
+  } else {
+    s = crypto::decode_g2_array(buf.data(), n, v.point_bytes, out + first, options);
+  }
+  if (!s.ok()) {
+    return s.with_context(f.path() + ": " + v.name + " (points from " + std::to_string(first) +
+                          " at offset " + std::to_string(offset) + ")");
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (out[first + i].infinity) {
+      return invalid_argument(at(f.path(), offset + i * v.point_bytes) + ": " + v.name + " point " +
+                              std::to_string(first + i) +
+                              " is the point at infinity (bellperson's files hold none)");
+    }
+  }
+  return ok_status();
+}
+
+// The chunks are read (pread: no shared offset) and decoded on `threads` threads; the error
+// reported is the first chunk's in file order, whatever the threads' timing.
+template <typename Point>
+Status read_points(const File& f, const ParamsVector& v, bool checked, std::span<Point> out,
+                   unsigned threads) {
   if (out.size() != v.count) {
     return invalid_argument(f.path() + ": " + v.name + " has " + std::to_string(v.count) +
                             " points; room was made for " + std::to_string(out.size()));
   }
-  std::vector<uint8_t> buf(kChunkPoints * v.point_bytes);
-  const crypto::DecodeOptions options{checked};
-  for (uint64_t first = 0; first < v.count; first += kChunkPoints) {
+  const size_t chunks = (v.count + kChunkPoints - 1) / kChunkPoints;
+  std::mutex mu;
+  size_t failed_chunk = chunks;
+  Status failed;
+  crypto::parallel_for(chunks, threads, [&](size_t c) {
+    thread_local std::vector<uint8_t> buf;
+    const uint64_t first = uint64_t{c} * kChunkPoints;
     const size_t n = static_cast<size_t>(std::min<uint64_t>(kChunkPoints, v.count - first));
-    const uint64_t offset = v.offset + first * v.point_bytes;
-    ZKP_RETURN_IF_ERROR(f.read(offset, buf.data(), n * v.point_bytes,
-                               std::string(v.name) + " points " + std::to_string(first) + ".." +
-                                   std::to_string(first + n - 1)));
-    Status s;
-    if constexpr (std::is_same_v<Point, G1Affine>) {
-      s = crypto::decode_g1_array(buf.data(), n, v.point_bytes, out.data() + first, options);
-    } else {
-      s = crypto::decode_g2_array(buf.data(), n, v.point_bytes, out.data() + first, options);
+    Status s = read_chunk(f, v, checked, first, n, buf, out.data());
+    if (s.ok()) return;
+    std::lock_guard<std::mutex> lock(mu);
+    if (c < failed_chunk) {
+      failed_chunk = c;
+      failed = std::move(s);
     }
-    if (!s.ok()) {
-      return s.with_context(f.path() + ": " + v.name + " (points from " + std::to_string(first) +
-                            " at offset " + std::to_string(offset) + ")");
-    }
-    for (size_t i = 0; i < n; ++i) {
-      if (out[first + i].infinity) {
-        return invalid_argument(at(f.path(), offset + i * v.point_bytes) + ": " + v.name +
-                                " point " + std::to_string(first + i) +
-                                " is the point at infinity (bellperson's files hold none)");
-      }
-    }
-  }
-  return ok_status();
+  });
+  return failed_chunk == chunks ? ok_status() : failed;
 }
 
 template <typename Point>
@@ -194,7 +219,7 @@ Result<ParamsLayout> read_params_layout(const std::string& path) {
   return layout;
 }
 
-Result<BellpersonParams> read_params(const std::string& path, bool checked) {
+Result<BellpersonParams> read_params(const std::string& path, bool checked, unsigned threads) {
   ZKP_ASSIGN_OR_RETURN(ParamsLayout layout, read_params_layout(path));
   BellpersonParams p;
   p.vk = std::move(layout.vk);
@@ -203,19 +228,20 @@ Result<BellpersonParams> read_params(const std::string& path, bool checked) {
   p.a.resize(layout.vectors[2].count);
   p.b_g1.resize(layout.vectors[3].count);
   p.b_g2.resize(layout.vectors[4].count);
-  ZKP_RETURN_IF_ERROR(read_params_into(path, layout, checked, {p.h, p.l, p.a, p.b_g1, p.b_g2}));
+  ZKP_RETURN_IF_ERROR(
+      read_params_into(path, layout, checked, {p.h, p.l, p.a, p.b_g1, p.b_g2}, threads));
   return p;
 }
 
 Status read_params_into(const std::string& path, const ParamsLayout& layout, bool checked,
-                        const ParamsTargets& out) {
+                        const ParamsTargets& out, unsigned threads) {
   File f(path);
   ZKP_RETURN_IF_ERROR(f.open_status());
-  ZKP_RETURN_IF_ERROR(read_points(f, layout.vectors[0], checked, out.h));
-  ZKP_RETURN_IF_ERROR(read_points(f, layout.vectors[1], checked, out.l));
-  ZKP_RETURN_IF_ERROR(read_points(f, layout.vectors[2], checked, out.a));
-  ZKP_RETURN_IF_ERROR(read_points(f, layout.vectors[3], checked, out.b_g1));
-  return read_points(f, layout.vectors[4], checked, out.b_g2);
+  ZKP_RETURN_IF_ERROR(read_points(f, layout.vectors[0], checked, out.h, threads));
+  ZKP_RETURN_IF_ERROR(read_points(f, layout.vectors[1], checked, out.l, threads));
+  ZKP_RETURN_IF_ERROR(read_points(f, layout.vectors[2], checked, out.a, threads));
+  ZKP_RETURN_IF_ERROR(read_points(f, layout.vectors[3], checked, out.b_g1, threads));
+  return read_points(f, layout.vectors[4], checked, out.b_g2, threads);
 }
 
 Status write_params(const std::string& path, const BellpersonParams& params) {

@@ -192,7 +192,8 @@ uint64_t filecoin_query_bytes(const filecoin::ParamsLayout& layout) {
 
 Result<groth16::ProvingKey> read_filecoin_key(const FilecoinParams& f,
                                               const filecoin::ParamsLayout& layout,
-                                              const groth16::R1cs& r1cs, Buffer buffer) {
+                                              const groth16::R1cs& r1cs, Buffer buffer,
+                                              unsigned threads) {
   if (buffer.bytes() < filecoin_query_bytes(layout)) {
     return internal_error(f.params + ": the buffer is smaller than the key's points");
   }
@@ -203,7 +204,8 @@ Result<groth16::ProvingKey> read_filecoin_key(const FilecoinParams& f,
   std::span<G2Affine> b2(reinterpret_cast<G2Affine*>(b1.data() + b1.size()), v[4].count);
   // The digest vouches for the points: decoded without the subgroup checks (still on the curve,
   // canonical and not at infinity).
-  ZKP_RETURN_IF_ERROR(filecoin::read_params_into(f.params, layout, false, {h, l, a, b1, b2}));
+  ZKP_RETURN_IF_ERROR(
+      filecoin::read_params_into(f.params, layout, false, {h, l, a, b1, b2}, threads));
   groth16::ProvingKey pk;
   pk.vk = layout.vk;
   pk.num_inputs = r1cs.num_inputs;

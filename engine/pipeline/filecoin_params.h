@@ -56,10 +56,11 @@ Status check_filecoin_counts(const FilecoinParams& f, const filecoin::ParamsLayo
 groth16::ProverShape filecoin_prover_shape(const filecoin::ParamsLayout& layout);
 uint64_t filecoin_query_bytes(const filecoin::ParamsLayout& layout);
 
-// Decodes the file's points into `buffer` (filecoin_query_bytes) and returns the key over it
-// (densities from `r1cs`, whose counts check_filecoin_counts accepted).
+// Decodes the file's points into `buffer` (filecoin_query_bytes) on `threads` threads and returns
+// the key over it (densities from `r1cs`, whose counts check_filecoin_counts accepted).
 Result<groth16::ProvingKey> read_filecoin_key(const FilecoinParams& f,
                                               const filecoin::ParamsLayout& layout,
-                                              const groth16::R1cs& r1cs, Buffer buffer);
+                                              const groth16::R1cs& r1cs, Buffer buffer,
+                                              unsigned threads);
 
 }  // namespace zkpipe::pipeline

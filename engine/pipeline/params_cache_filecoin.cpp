@@ -74,7 +74,7 @@ Result<std::shared_ptr<HotParams>> ParamsCache::load_filecoin(const std::string&
   ZKP_ASSIGN_OR_RETURN(Buffer buffer, allocate_(filecoin_query_bytes(layout)));
   spdlog::info("params: decoding {} ({}) into backend memory", f.params,
                format_bytes(layout.file_bytes));
-  ZKP_ASSIGN_OR_RETURN(hot->pk, read_filecoin_key(f, layout, *r1cs, std::move(buffer)));
+  ZKP_ASSIGN_OR_RETURN(hot->pk, read_filecoin_key(f, layout, *r1cs, std::move(buffer), threads_));
   hot->r1cs = std::move(*r1cs);
   hot->pvk = std::make_unique<groth16::PreparedVerifyingKey>(hot->pk.vk);
   hot->trusted_by_stamp = true;  // by its digest: a failed verification has it digested again

@@ -129,6 +129,36 @@ TEST_CASE("Filecoin .params: our key in bellperson's layout reads back identical
   }
 }
 
+TEST_CASE("Filecoin .params: read on 4 threads as on one; the first damage in file order is named",
+          "[filecoin]") {
+  TempDir tmp;
+  BellpersonParams params = params_from_proving_key(small_key());
+  // h stretched over 3 chunks of 4,096 points (the reader's unit of work; the points need not
+  // form a key for the format).
+  const size_t n = params.h.size();
+  for (size_t i = n; i < 10'000; ++i) params.h.push_back(params.h[i % n]);
+  const std::string path = tmp.file("wide.params");
+  REQUIRE(write_params(path, params).ok());
+  Result<BellpersonParams> one = read_params(path, false, 1), four = read_params(path, false, 4);
+  REQUIRE(one.ok());
+  REQUIRE(four.ok());
+  CHECK(*one == params);
+  CHECK(*four == params);
+  // Points off the curve in the third chunk and in the second: the second's is reported.
+  Result<ParamsLayout> layout = read_params_layout(path);
+  REQUIRE(layout.ok());
+  Result<std::string> read = read_file(path);
+  REQUIRE(read.ok());
+  std::string bytes = *read;
+  for (uint64_t point : {9000u, 5000u}) bytes[layout->vectors[0].offset + point * 96 + 95] ^= 1;
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  for (unsigned threads : {1u, 4u}) {
+    Result<BellpersonParams> bad = read_params(path, false, threads);
+    REQUIRE_FALSE(bad.ok());
+    CHECK_THAT(bad.status().message(), Catch::Contains("h (points from 4096"));
+  }
+}
+
 TEST_CASE("Filecoin .params: damaged files are refused with the file, field and offset",
           "[filecoin]") {
   TempDir tmp;

@@ -50,8 +50,10 @@ struct BellpersonParams {
 // The whole file. `checked`: every point canonical, on the curve and in the subgroup (as
 // bellperson's checked read); unchecked still refuses non-canonical coordinates, points off the
 // curve and points at infinity (a digest check, filecoin_params.h, vouches for the rest).
-// Errors name the file, the vector, the point index and its offset.
-Result<BellpersonParams> read_params(const std::string& path, bool checked = true);
+// Errors name the file, the vector, the point index and its offset. Chunks of 4,096 points are
+// read and decoded on `threads` threads (0: all hardware threads).
+Result<BellpersonParams> read_params(const std::string& path, bool checked = true,
+                                     unsigned threads = 1);
 
 // Where read_params_into puts the five vectors: spans of exactly their counts (the engine's
 // params cache points them into a backend buffer, so a 44 GiB file is decoded once, straight
@@ -63,7 +65,7 @@ struct ParamsTargets {
 // Streams the points of `layout` (read_params_layout of `path`) into `out`, as read_params
 // checks them; INVALID_ARGUMENT when a span's size differs from its vector's count.
 Status read_params_into(const std::string& path, const ParamsLayout& layout, bool checked,
-                        const ParamsTargets& out);
+                        const ParamsTargets& out, unsigned threads = 1);
 
 // Writes `params` in the layout above (write_output_file semantics: nothing replaced on error).
 // INVALID_ARGUMENT when a vector holds the point at infinity.
