@@ -61,10 +61,12 @@ class Fixtures:
     # --- configs -------------------------------------------------------------------------------
 
     def config_text(self, params_dir, missing="fail", plugin_dirs=None, threads=0):
-        """configs/cpu.yaml with params.dir, params.missing and plugin_dirs replaced."""
+        """configs/cpu.yaml with params.dir (and filecoin_dir in it), params.missing and plugin_dirs
+        replaced."""
         with open(os.path.join(self.source, "configs", "cpu.yaml")) as f:
             text = f.read()
         text = re.sub(r"(?m)^(  dir:).*$", rf"\1 {params_dir}", text)
+        text = re.sub(r"(?m)^(  filecoin_dir:).*$", rf"\1 {params_dir}/filecoin", text)
         text = re.sub(r"(?m)^(  missing:).*$", rf"\1 {missing}", text)
         text = re.sub(r"(?m)^(  threads:)\s*\d+", rf"\1 {threads}", text)
         if plugin_dirs is not None:
