@@ -3,6 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
+#include "text_bytes.h"
 #include "zkpipe/filecoin/hashes.h"
 #include "zkpipe/sdk/sha256.h"
 
@@ -60,9 +63,21 @@ Result<PorepCircuitShape> porep_circuit_shape(const filecoin::PorepConfig& confi
 
 Result<PorepRequest> parse_porep_request(std::span<const uint8_t> bytes, const std::string& what) {
   PorepRequest r;
+  const size_t first =
+      std::find_if(bytes.begin(), bytes.end(),
+                   [](uint8_t c) { return c != ' ' && c != '\t' && c != '\n' && c != '\r'; }) -
+      bytes.begin();
   const json j = json::parse(bytes.begin(), bytes.end(), nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return invalid_argument(what + ": not a JSON object");
-  if (j.contains("commit1_output")) {
+  if (j.is_discarded() || !j.is_object()) {
+    // Not a JSON object: curio's binary C1 output (which may begin with '{' by chance: the JSON
+    // error is reported only when the bytes look like JSON and are not that either).
+    Result<Commit1Output> binary = parse_commit1_binary(bytes, what);
+    if (!binary.ok() && first < bytes.size() &&
+        (bytes[first] == '{' || bytes[first] == '[' || bytes[first] == '"')) {
+      return invalid_argument(what + ": not a JSON object (nor curio's binary C1 output)");
+    }
+    ZKP_ASSIGN_OR_RETURN(r.c1, std::move(binary));
+  } else if (j.contains("commit1_output")) {
     for (const auto& [key, value] : j.items()) {
       if (key != "commit1_output" && key != "prover_id" && key != "sector_id") {
         return invalid_argument(what + ": unknown key \"" + key +
@@ -78,11 +93,17 @@ Result<PorepRequest> parse_porep_request(std::span<const uint8_t> bytes, const s
     }
     r.sector_id = j["sector_id"].get<uint64_t>();
     r.has_prover = true;
-    const std::string c1 = j["commit1_output"].dump();
-    ZKP_ASSIGN_OR_RETURN(
-        r.c1, parse_commit1_output(
-                  std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(c1.data()), c1.size()),
-                  what + ": commit1_output"));
+    if (j["commit1_output"].is_string()) {  // curio's binary form, hex or base64
+      ZKP_ASSIGN_OR_RETURN(std::vector<uint8_t> bin,
+                           text_bytes(j["commit1_output"], what + ": commit1_output", true));
+      ZKP_ASSIGN_OR_RETURN(r.c1, parse_commit1_binary(bin, what + ": commit1_output"));
+    } else {
+      const std::string c1 = j["commit1_output"].dump();
+      ZKP_ASSIGN_OR_RETURN(
+          r.c1, parse_commit1_output(std::span<const uint8_t>(
+                                         reinterpret_cast<const uint8_t*>(c1.data()), c1.size()),
+                                     what + ": commit1_output"));
+    }
   } else {
     ZKP_ASSIGN_OR_RETURN(r.c1, parse_commit1_output(bytes, what));
   }

@@ -1,12 +1,11 @@
 // The Filecoin PoSt proof types' request (zkpipe/filecoin_circuit/post_request.h).
 #include "zkpipe/filecoin_circuit/post_request.h"
 
-#include <openssl/evp.h>
-
 #include <nlohmann/json.hpp>
 
 #include <random>
 
+#include "text_bytes.h"
 #include "zkpipe/filecoin/commd.h"
 #include "zkpipe/filecoin/description.h"
 #include "zkpipe/filecoin/porep_config.h"
@@ -19,33 +18,6 @@ namespace zkpipe::filecoin_circuit {
 namespace {
 
 using nlohmann::json;
-
-// Hex (even length, optional 0x) or base64.
-Result<std::vector<uint8_t>> proof_bytes(const json& v, const std::string& field) {
-  if (!v.is_string()) return invalid_argument(field + ": not a string (hex or base64)");
-  std::string s = v.get<std::string>();
-  if (s.rfind("0x", 0) == 0) s = s.substr(2);
-  bool hex = s.size() % 2 == 0;
-  for (size_t i = 0; hex && i < s.size(); ++i) hex = filecoin::hex_digit(s[i]) >= 0;
-  std::vector<uint8_t> out;
-  if (hex) {
-    out.resize(s.size() / 2);
-    for (size_t i = 0; i < out.size(); ++i) {
-      out[i] = static_cast<uint8_t>(filecoin::hex_digit(s[2 * i]) * 16 +
-                                    filecoin::hex_digit(s[2 * i + 1]));
-    }
-    return out;
-  }
-  if (s.size() % 4 != 0) return invalid_argument(field + ": neither hex nor base64");
-  out.resize(s.size() / 4 * 3);
-  const int n = EVP_DecodeBlock(out.data(), reinterpret_cast<const unsigned char*>(s.data()),
-                                static_cast<int>(s.size()));
-  if (n < 0) return invalid_argument(field + ": neither hex nor base64");
-  size_t pad = 0;
-  while (pad < 2 && !s.empty() && s[s.size() - 1 - pad] == '=') ++pad;
-  out.resize(static_cast<size_t>(n) - pad);
-  return out;
-}
 
 }  // namespace
 
@@ -69,7 +41,7 @@ Result<PostRequest> parse_post_request(std::span<const uint8_t> bytes, bool winn
   for (size_t i = 0; i < j["vanilla_proofs"].size(); ++i) {
     const std::string field = "vanilla_proofs[" + std::to_string(i) + "]";
     ZKP_ASSIGN_OR_RETURN(std::vector<uint8_t> b,
-                         proof_bytes(j["vanilla_proofs"][i], what + ": " + field));
+                         text_bytes(j["vanilla_proofs"][i], what + ": " + field, true));
     ZKP_ASSIGN_OR_RETURN(SectorVanillaProof p, decode_sector_proof(b, what + ": " + field));
     r.proofs.push_back(std::move(p));
   }

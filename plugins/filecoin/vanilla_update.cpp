@@ -8,6 +8,7 @@
 #include <random>
 
 #include "bincode.h"
+#include "text_bytes.h"
 #include "zkpipe/filecoin/commd.h"
 #include "zkpipe/filecoin/description.h"
 #include "zkpipe/filecoin/poseidon.h"
@@ -52,21 +53,6 @@ Result<std::vector<std::vector<Fr>>> checked_path(const InclusionProof& p, TreeH
   }
   std::vector<std::vector<Fr>> out;
   for (const PathElement& e : o.path) out.push_back(e.siblings);
-  return out;
-}
-
-Result<std::vector<uint8_t>> proof_bytes(const json& v, const std::string& field) {
-  if (!v.is_string()) return invalid_argument(field + ": not a string (hex or base64)");
-  std::string s = v.get<std::string>();
-  if (s.rfind("0x", 0) == 0) s = s.substr(2);
-  bool hex = s.size() % 2 == 0;
-  for (size_t i = 0; hex && i < s.size(); ++i) hex = filecoin::hex_digit(s[i]) >= 0;
-  if (!hex) return invalid_argument(field + ": not hex");
-  std::vector<uint8_t> out(s.size() / 2);
-  for (size_t i = 0; i < out.size(); ++i) {
-    out[i] = static_cast<uint8_t>(filecoin::hex_digit(s[2 * i]) * 16 +
-                                  filecoin::hex_digit(s[2 * i + 1]));
-  }
   return out;
 }
 
@@ -241,7 +227,7 @@ Result<UpdateRequest> parse_update_request(std::span<const uint8_t> bytes,
   }
   for (size_t k = 0; k < r.inputs.size(); ++k) {
     const std::string field = what + ": vanilla_proofs[" + std::to_string(k) + "]";
-    ZKP_ASSIGN_OR_RETURN(std::vector<uint8_t> b, proof_bytes(j["vanilla_proofs"][k], field));
+    ZKP_ASSIGN_OR_RETURN(std::vector<uint8_t> b, text_bytes(j["vanilla_proofs"][k], field, false));
     ZKP_ASSIGN_OR_RETURN(UpdatePartitionProof p, decode_update_proof(b, field));
     ZKP_ASSIGN_OR_RETURN(UpdateWitness w,
                          update_witness(r.description, p, static_cast<uint32_t>(k), what));

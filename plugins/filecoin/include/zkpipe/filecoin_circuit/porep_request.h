@@ -1,7 +1,9 @@
 // zkpipe/filecoin_circuit/porep_request.h: the request of the filecoin_porep proof type: what
 // filecoin-proofs-api's seal_commit_phase2 takes, either
-//   the C1 output itself (vanilla_porep.h; its replica_id is taken as given), or
-//   {"commit1_output": <the C1 output>, "prover_id": <32 bytes>, "sector_id": <number>}, in
+//   the C1 output itself, as JSON or in curio's binary form (vanilla_porep.h; its replica_id is
+//   taken as given), or
+//   {"commit1_output": <the C1 output: a JSON object, or the binary form as a hex or base64
+//   string>, "prover_id": <32 bytes>, "sector_id": <number>}, in
 //   which case replica_id must be the one prover_id, sector_id, ticket and comm_d derive (as the
 //   chain's verifier derives it).
 // Parse checks every partition's vanilla proofs natively and keeps each partition's circuit

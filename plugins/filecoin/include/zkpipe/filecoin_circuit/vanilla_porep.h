@@ -1,6 +1,7 @@
 // zkpipe/filecoin_circuit/vanilla_porep.h: Filecoin's C1 output (filecoin-proofs-api
 // SealCommitPhase1Output), the input of seal_commit_phase2, in the JSON filecoin-ffi writes
-// (serde_json; curio's lib/proof/porep_vproof_types.go mirrors the same names):
+// (serde_json; curio's lib/proof/porep_vproof_types.go mirrors the same names), and in curio's
+// binary form (below):
 //   {"registered_proof": "StackedDrg2KiBV1_1",
 //    "vanilla_proofs": {"StackedDrg2KiBV1": [[Proof, ...], ...]},   (per partition, per challenge)
 //    "comm_r": [32 numbers], "comm_d": [...], "replica_id": [...], "seed": [...], "ticket": [...]}
@@ -66,6 +67,22 @@ std::string vanilla_seal_key(uint64_t sector_size);
 // registered proof, a proof for another sector size).
 Result<Commit1Output> parse_commit1_output(std::span<const uint8_t> json, const std::string& what);
 std::string encode_commit1_output(const Commit1Output& c);
+
+// curio's binary form of the same (lib/proof/porep_vproof_bin_{decode,encode}.go; unsigned
+// LEB128 varints as Go's binary.Uvarint, fixed integers little-endian, domains 32 raw bytes):
+// comm_d, comm_r, registered_proof (varint length, bytes), replica_id, seed, ticket, then the
+// vanilla proofs: a varint count of kinds (one), its key (a string), a varint count of partitions,
+// per partition a varint count of challenges, per challenge comm_d_proofs and comm_r_last_proof
+// (a MerkleProof: varint kind 0 Single (root, leaf, path), 1 Sub (base and sub paths, root, leaf)
+// or 2 Top (base, sub and top paths, root, leaf); a path: varint elements, per element a varint
+// count of hashes, the hashes, a varint index), replica_column_proofs (c_x, then varint-counted
+// drg_parents and exp_parents; a column proof: index u32, varint rows, the rows, its MerkleProof),
+// varint-counted labeling_proofs and the encoding_proof (varint parents, the parents,
+// layer_index u32, node u64). Errors name `what`, the field path and the byte offset; the same
+// checks as the JSON form (a canonical Fr where a domain is one, 1..35 siblings, the one kind for
+// the registered proof's sector size), and no bytes after the last proof.
+Result<Commit1Output> parse_commit1_binary(std::span<const uint8_t> bytes, const std::string& what);
+std::vector<uint8_t> encode_commit1_binary(const Commit1Output& c);
 
 // Checks partition k's vanilla proofs natively and returns its circuit witness.
 // INVALID_ARGUMENT naming "<what> partition <k> challenge <i> (node <c>)" and what is wrong.
