@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """daemon_test.py BUILD_DIR: `zkpipe serve` as a process, driven by the `zkpipe` client commands
 and plain HTTP, on a unix socket and on 127.0.0.1 with a bearer token: the HTTP endpoints (the
-metrics accepted by `promtool check metrics`), UNAUTHENTICATED without the token, submit --wait
+metrics accepted by `promtool check metrics`), a second daemon refused the first's gRPC and
+HTTP ports (naming the port and the holder), UNAUTHENTICATED without the token, submit --wait
 --out, duplicate request ids, await timeouts, cancel, preload/evict, RESOURCE_EXHAUSTED past
 server.max_queued_jobs, SIGHUP, and a drain on SIGTERM with jobs in flight (every one delivered
 to its waiting client, exit 0). Standard library only; every wait is bounded."""
@@ -95,6 +96,38 @@ server:
         tcp = re.search(r"gRPC on .*?, (127\.0\.0\.1:\d+)", out).group(1)
         web = re.search(r"HTTP on (http://127\.0\.0\.1:\d+)", out).group(1)
         token = open(token_file).read().strip()
+
+        # A second daemon on a taken port does not start (no SO_REUSEPORT sharing): the error
+        # names the port and the process that holds it; the first keeps answering.
+        tcp_port = int(tcp.rsplit(":", 1)[1])
+        web_port = int(web.rsplit(":", 1)[1])
+        for what, grpc_port, http_port, port in (("gRPC", tcp_port, 0, tcp_port),
+                                                 ("HTTP", 0, web_port, web_port)):
+            second = os.path.join(tmp, f"second-{what}.yaml")
+            with open(second, "w") as f:
+                f.write(f"""version: 1
+plugin_dirs: [{BUILD}/plugins, {BUILD}/tests/pipeline_plugins]
+memory: {{backend: pageable}}
+compute: {{threads: 1}}
+params: {{dir: {tmp}/params2, missing: setup}}
+store: {{sqlite: {{path: {tmp}/second-{what}.db}}}}
+server:
+  listen: ["unix://{tmp}/second-{what}.sock", "127.0.0.1:{grpc_port}"]
+  http: "127.0.0.1:{http_port}"
+  token_file: {token_file}
+  proof_types: [mimc_jobs]
+""")
+            try:
+                p = subprocess.run([ZKPIPE, "serve", "--config", second], capture_output=True,
+                                   text=True, timeout=30)
+                rc, out = p.returncode, p.stdout + p.stderr
+            except subprocess.TimeoutExpired as e:
+                rc, out = None, f"still running after 30 s: {e.stdout}"
+            check(f"a second daemon on the first's {what} port fails, naming the port and holder",
+                  rc not in (0, None) and "serve: ready" not in out and
+                  f"port {port} is taken by pid {daemon.pid} (zkpipe)" in out, f"{rc}: {out[-600:]}")
+        code, _, body = http(web + "/healthz")
+        check("the first daemon still answers", code == 200, f"{code} {body}")
 
         # HTTP on loopback: no token needed.
         code, _, body = http(web + "/healthz")

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "port_holder.h"
 #include "zkpipe/pipeline/trace.h"
 
 namespace zkpipe::server {
@@ -127,13 +128,22 @@ Status HttpServer::start(const Address& address) {
     });
   }
   h.set_payload_max_length(64 * 1024);  // nothing here takes a body
+  // SO_REUSEADDR only: cpp-httplib's default adds SO_REUSEPORT, with which a second daemon would
+  // share this port (and answer half of its requests).
+  h.set_socket_options([](int sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
   int port = address.port;
   if (port == 0) {
     port = h.bind_to_any_port(address.host);
     if (port < 0) return unavailable("server.http: cannot listen on " + address.text);
   } else if (!h.bind_to_port(address.host, port)) {
+    const std::string holder = tcp_port_holder(address.port);
     return unavailable("server.http: cannot listen on " + address.text +
-                       " (in use, or not an address of this machine)");
+                       (holder.empty()
+                            ? " (in use, or not an address of this machine)"
+                            : ": port " + std::to_string(address.port) + " is taken by " + holder));
   }
   const bool v6 = address.host.find(':') != std::string::npos;
   bound_ = fmt::format("{}{}{}:{}", v6 ? "[" : "", address.host, v6 ? "]" : "", port);

@@ -20,6 +20,7 @@
 
 #include "broker.h"
 #include "http.h"
+#include "port_holder.h"
 #include "service.h"
 #include "zkpipe/store/job_store.h"
 
@@ -28,6 +29,28 @@ namespace {
 
 // Before binding a unix socket: a live server there is an error; a stale socket file (nothing
 // accepts on it) is removed; anything else at the path is an error.
+// Why gRPC could not listen: the TCP addresses whose port another process holds (named where
+// /proc shows it), else the addresses tried.
+std::string listen_failure(const std::vector<Address>& listen) {
+  std::vector<std::string> taken;
+  for (const Address& a : listen) {
+    if (a.unix_socket || a.port == 0) continue;
+    const std::string holder = tcp_port_holder(a.port);
+    if (!holder.empty())
+      taken.push_back(fmt::format("{}: port {} is taken by {}", a.text, a.port, holder));
+  }
+  std::vector<std::string> tried;
+  for (const Address& a : listen) tried.push_back(a.text);
+  if (!taken.empty()) {
+    return fmt::format("serve: cannot listen: {} (stop it, or choose another port)",
+                       fmt::join(taken, "; "));
+  }
+  return fmt::format(
+      "serve: cannot listen on {} (a port in use, or an address not of this machine; gRPC's log "
+      "above says which)",
+      fmt::join(tried, ", "));
+}
+
 Status prepare_unix_socket(const Address& a) {
   struct stat st {};
   if (::lstat(a.path.c_str(), &st) != 0) {
@@ -193,6 +216,9 @@ Result<std::unique_ptr<Server>> Server::start(const Config& config, const ServeO
   grpc::ResourceQuota quota("zkpipe-serve");
   quota.SetMaxThreads(512);  // each blocking AwaitProof/WatchJob holds one
   builder.SetResourceQuota(quota);
+  // A port is this daemon's alone: gRPC would otherwise set SO_REUSEPORT, and a second daemon
+  // on the same port would take half of its connections.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   std::vector<int> ports(impl->listen.size(), 0);
   for (size_t i = 0; i < impl->listen.size(); ++i) {
     builder.AddListeningPort(impl->listen[i].grpc, grpc::InsecureServerCredentials(),
@@ -200,12 +226,7 @@ Result<std::unique_ptr<Server>> Server::start(const Config& config, const ServeO
   }
   builder.RegisterService(impl->service.get());
   impl->grpc = builder.BuildAndStart();
-  if (!impl->grpc) {
-    return unavailable(fmt::format(
-        "serve: cannot listen on {} (an address in use or not of this machine; gRPC's log above "
-        "says which)",
-        fmt::join(sc.listen, ", ")));
-  }
+  if (!impl->grpc) return unavailable(listen_failure(impl->listen));
   for (size_t i = 0; i < impl->listen.size(); ++i) {
     const Address& a = impl->listen[i];
     if (a.unix_socket) {
@@ -214,7 +235,7 @@ Result<std::unique_ptr<Server>> Server::start(const Config& config, const ServeO
     } else {
       if (ports[i] == 0) {
         impl->grpc->Shutdown();
-        return unavailable("serve: cannot listen on " + a.text);
+        return unavailable(listen_failure({a}));
       }
       const bool v6 = a.host.find(':') != std::string::npos;
       impl->bound.push_back(
