@@ -137,6 +137,20 @@ Status make_development_filecoin_params(const FilecoinParams& f, const groth16::
     return unavailable("params.filecoin_dir: cannot create " +
                        fs::path(f.params).parent_path().string() + ": " + ec.message());
   }
+  // A directory that holds Filecoin's own files is one Lotus or curio may use, and they would
+  // take a development file under a registered name for Filecoin's (they do not read labels).
+  const fs::path dir = fs::path(f.params).parent_path();
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("v28-", 0) == 0 && e.path().extension() == ".params" &&
+        !fs::exists(e.path().string() + ".development")) {
+      return failed_precondition(fmt::format(
+          "params: {} is missing, and the development setup does not write into {}: it holds "
+          "Filecoin's own files ({}), which Lotus and curio may read too; fetch Filecoin's file, "
+          "or point params.filecoin_dir at a directory of development files",
+          f.params, dir.string(), name));
+    }
+  }
   spdlog::warn("params: making {} by the {} (labeled {}: NOT Filecoin's parameters)", f.params,
                groth16::kNotACeremony, f.development);
   groth16::SetupOptions so;

@@ -43,7 +43,8 @@ Result<ParamsOrigin> check_filecoin_params(const FilecoinParams& f);
 // Forgets the verdict (a proof made with the file failed to verify).
 void drop_filecoin_verdict(const FilecoinParams& f);
 
-// The development setup of `r1cs` written as Filecoin's file (labeled, with its .vk).
+// The development setup of `r1cs` written as Filecoin's file (labeled, with its .vk);
+// FAILED_PRECONDITION when the directory holds any of Filecoin's own (unlabeled) v28 files.
 Status make_development_filecoin_params(const FilecoinParams& f, const groth16::R1cs& r1cs,
                                         uint64_t seed, unsigned threads);
 

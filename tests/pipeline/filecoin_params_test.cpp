@@ -3,7 +3,8 @@
 // that file in bellperson's layout with its label and .vk; the BLAKE2b verdict is stamped in
 // params.dir and trusted only for the same file; the hot key is exactly the setup's key (decoded
 // into the backend buffer); a changed byte, a file for another circuit, a missing file and a
-// missing R1CS are refused, each naming the file and what is wrong.
+// missing R1CS are refused, each naming the file and what is wrong; no development file is made
+// in a directory that holds Filecoin's own.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -155,6 +156,18 @@ TEST_CASE("Filecoin params: found by registered name, made, stamped, decoded exa
     CHECK(hot.status().code() == Code::kNotFound);
     CHECK_THAT(hot.status().message(), Contains(file->name) && Contains("params.filecoin_dir"));
     CHECK(c.cache.circuits_on_disk().empty());
+  }
+  SECTION("no development file is made beside Filecoin's own") {
+    fs::remove(params);
+    // An unlabeled v28 file: Filecoin's (its contents do not matter here).
+    std::ofstream(dir.file("fil/v28-proof-of-spacetime-fallback-other.params")) << "x";
+    Cache c(config);
+    Result<pipeline::ParamsHandle> hot = c.cache.acquire(kId, record, {});
+    REQUIRE_FALSE(hot.ok());
+    CHECK(hot.status().code() == Code::kFailedPrecondition);
+    CHECK_THAT(hot.status().message(), Contains("holds Filecoin's own files") &&
+                                           Contains("v28-proof-of-spacetime-fallback-other"));
+    CHECK_FALSE(fs::exists(params));
   }
   SECTION("without a recorded R1CS, preload says the first job records it") {
     fs::remove(dir.file("params/" + kId + ".csr"));
