@@ -169,9 +169,11 @@ Status make_development_filecoin_params(const FilecoinParams& f, const groth16::
       "params: the development label");
 }
 
-Status check_filecoin_counts(const FilecoinParams& f, const filecoin::ParamsLayout& layout,
-                             const groth16::R1cs& r1cs) {
-  const uint64_t a = groth16::a_density(r1cs).count(), b = groth16::b_density(r1cs).count();
+Result<KeyDensities> check_filecoin_counts(const FilecoinParams& f,
+                                           const filecoin::ParamsLayout& layout,
+                                           const groth16::R1cs& r1cs) {
+  KeyDensities d{groth16::a_density(r1cs), groth16::b_density(r1cs)};
+  const uint64_t a = d.a.count(), b = d.b.count();
   struct Count {
     const char* what;
     uint64_t file, circuit;
@@ -190,7 +192,7 @@ Status check_filecoin_counts(const FilecoinParams& f, const filecoin::ParamsLayo
                       f.params, c.what, c.file, c.unit, c.circuit));
     }
   }
-  return ok_status();
+  return d;
 }
 
 groth16::ProverShape filecoin_prover_shape(const filecoin::ParamsLayout& layout) {
@@ -206,8 +208,8 @@ uint64_t filecoin_query_bytes(const filecoin::ParamsLayout& layout) {
 
 Result<groth16::ProvingKey> read_filecoin_key(const FilecoinParams& f,
                                               const filecoin::ParamsLayout& layout,
-                                              const groth16::R1cs& r1cs, Buffer buffer,
-                                              unsigned threads) {
+                                              const groth16::R1cs& r1cs, KeyDensities densities,
+                                              Buffer buffer, unsigned threads) {
   if (buffer.bytes() < filecoin_query_bytes(layout)) {
     return internal_error(f.params + ": the buffer is smaller than the key's points");
   }
@@ -225,8 +227,8 @@ Result<groth16::ProvingKey> read_filecoin_key(const FilecoinParams& f,
   pk.num_inputs = r1cs.num_inputs;
   pk.num_aux = r1cs.num_aux;
   pk.domain_size = r1cs.domain_size();
-  pk.a_density = groth16::a_density(r1cs);
-  pk.b_density = groth16::b_density(r1cs);
+  pk.a_density = std::move(densities.a);
+  pk.b_density = std::move(densities.b);
   pk.h_query = h;
   pk.l_query = l;
   pk.a_query = a;

@@ -48,20 +48,25 @@ void drop_filecoin_verdict(const FilecoinParams& f);
 Status make_development_filecoin_params(const FilecoinParams& f, const groth16::R1cs& r1cs,
                                         uint64_t seed, unsigned threads);
 
-// FAILED_PRECONDITION naming the file and the first count that does not match the circuit (a
-// file for another circuit): IC points against inputs, l against private wires, h against the
-// domain, a and b against the circuit's densities.
-Status check_filecoin_counts(const FilecoinParams& f, const filecoin::ParamsLayout& layout,
-                             const groth16::R1cs& r1cs);
+// The wires the key has A and B bases for (from the circuit, once: a pass over its R1CS).
+struct KeyDensities {
+  groth16::Density a, b;
+};
+// The circuit's densities, when the file's counts are the circuit's; FAILED_PRECONDITION naming
+// the file and the first count that is not (a file for another circuit): IC points against
+// inputs, l against private wires, h against the domain, a and b against the densities.
+Result<KeyDensities> check_filecoin_counts(const FilecoinParams& f,
+                                           const filecoin::ParamsLayout& layout,
+                                           const groth16::R1cs& r1cs);
 // The prover's shape and the bytes of the five queries in memory, from the counts.
 groth16::ProverShape filecoin_prover_shape(const filecoin::ParamsLayout& layout);
 uint64_t filecoin_query_bytes(const filecoin::ParamsLayout& layout);
 
 // Decodes the file's points into `buffer` (filecoin_query_bytes) on `threads` threads and returns
-// the key over it (densities from `r1cs`, whose counts check_filecoin_counts accepted).
+// the key over it (`r1cs` and the densities check_filecoin_counts returned for it).
 Result<groth16::ProvingKey> read_filecoin_key(const FilecoinParams& f,
                                               const filecoin::ParamsLayout& layout,
-                                              const groth16::R1cs& r1cs, Buffer buffer,
-                                              unsigned threads);
+                                              const groth16::R1cs& r1cs, KeyDensities densities,
+                                              Buffer buffer, unsigned threads);
 
 }  // namespace zkpipe::pipeline

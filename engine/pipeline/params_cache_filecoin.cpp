@@ -62,7 +62,7 @@ Result<std::shared_ptr<HotParams>> ParamsCache::load_filecoin(const std::string&
                  f.params, f.development);
   }
   ZKP_ASSIGN_OR_RETURN(const filecoin::ParamsLayout layout, filecoin::read_params_layout(f.params));
-  ZKP_RETURN_IF_ERROR(check_filecoin_counts(f, layout, *r1cs));
+  ZKP_ASSIGN_OR_RETURN(KeyDensities densities, check_filecoin_counts(f, layout, *r1cs));
   auto hot = std::make_shared<HotParams>();
   hot->circuit_id = id;
   hot->memory = pipeline::circuit_memory(id, filecoin_prover_shape(layout), r1cs->num_inputs,
@@ -74,7 +74,8 @@ Result<std::shared_ptr<HotParams>> ParamsCache::load_filecoin(const std::string&
   ZKP_ASSIGN_OR_RETURN(Buffer buffer, allocate_(filecoin_query_bytes(layout)));
   spdlog::info("params: decoding {} ({}) into backend memory", f.params,
                format_bytes(layout.file_bytes));
-  ZKP_ASSIGN_OR_RETURN(hot->pk, read_filecoin_key(f, layout, *r1cs, std::move(buffer), threads_));
+  ZKP_ASSIGN_OR_RETURN(hot->pk, read_filecoin_key(f, layout, *r1cs, std::move(densities),
+                                                  std::move(buffer), threads_));
   hot->r1cs = std::move(*r1cs);
   hot->pvk = std::make_unique<groth16::PreparedVerifyingKey>(hot->pk.vk);
   hot->trusted_by_stamp = true;  // by its digest: a failed verification has it digested again

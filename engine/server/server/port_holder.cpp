@@ -6,6 +6,7 @@
 
 #include <fmt/core.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -27,7 +28,7 @@ void listening_inodes(const char* table, uint16_t port, std::set<std::string>& i
     }
     const size_t colon = local.rfind(':');
     if (state != "0A" || colon == std::string::npos) continue;
-    if (std::stoul(local.substr(colon + 1), nullptr, 16) == port) inodes.insert(inode);
+    if (std::strtoul(local.c_str() + colon + 1, nullptr, 16) == port) inodes.insert(inode);
   }
 }
 
