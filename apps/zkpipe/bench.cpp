@@ -189,7 +189,8 @@ void add_bench(CLI::App& app, int* exit_code) {
       "--preset", o->preset,
       "a preset of the proof type (default tiny); its plugin makes the request (cached)");
   cmd->add_option("--seed", o->seed, "the sample request's seed (default 0)");
-  cmd->add_option("--jobs", o->jobs, "jobs submitted at once (default 4; --addr: in all)");
+  cmd->add_option("--jobs", o->jobs, "jobs submitted at once (default 4; --addr: in all)")
+      ->check(CLI::Range(int64_t{1}, kMaxCliJobs));
   cmd->add_option("--urgent", o->urgent,
                   "the deadline scenario: TYPE:PRESET proved idle and under the backlog (repeat)");
   cmd->add_option("--rounds", o->rounds, "--urgent: rounds; medians are reported (default 1)");

@@ -19,6 +19,9 @@
 
 namespace zkpipe::cli {
 
+// `--jobs` of bench and plan: 1 to a million (CLI11 alone would take "-1" as 2^64-1).
+constexpr int64_t kMaxCliJobs = 1'000'000;
+
 void add_prove(CLI::App& app, int* exit_code);
 void add_bench(CLI::App& app, int* exit_code);
 void add_plan(CLI::App& app, int* exit_code);

@@ -118,7 +118,8 @@ void add_plan(CLI::App& app, int* exit_code) {
   cmd->add_option("--proof", o->proof, "proof type plugin with presets (default porep)");
   cmd->add_option("--preset", o->preset, "a preset of the proof type (default tiny)");
   cmd->add_option("--seed", o->seed, "the sample request's seed (default 0)");
-  cmd->add_option("--jobs", o->jobs, "jobs submitted at once (default 1)");
+  cmd->add_option("--jobs", o->jobs, "jobs submitted at once (default 1)")
+      ->check(CLI::Range(int64_t{1}, kMaxCliJobs));
   cmd->add_flag("--json", o->json, "print JSON (peak_host_bytes, peak_pinned_bytes, ...)");
   cmd->add_option("--params-dir", o->params_dir, "override the config's params.dir");
   cmd->add_option("--cache-dir", o->cache_dir,

@@ -8,6 +8,7 @@
 
 #include "engine_impl.h"
 #include "zkpipe/proof_type.h"
+#include "zkpipe/sdk/clock.h"
 
 namespace zkpipe::pipeline {
 namespace {
@@ -55,7 +56,9 @@ void Engine::Impl::resolve_schedule(
   } else if (plugin.deadline_ms > 0) {
     ms = static_cast<int64_t>(std::min<uint64_t>(plugin.deadline_ms, INT64_MAX / 1'000'000));
   }
-  if (ms && *ms > 0) deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(*ms);
+  if (ms && *ms > 0) {
+    deadline = saturating_after(std::chrono::steady_clock::now(), std::chrono::milliseconds(*ms));
+  }
 }
 
 void Engine::Impl::check_deadline(Job& job, Deferred& later) {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <bit>
 #include <fstream>
+#include <initializer_list>
 #include <string>
 
 #include "zkpipe/crypto/fields.h"
@@ -27,6 +28,11 @@ constexpr uint64_t kPendingProofBytes = 4096;  // PendingProof itself and its ve
 
 uint64_t sat_add(uint64_t a, uint64_t b) {
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+uint64_t sat_sum(std::initializer_list<uint64_t> terms) {
+  uint64_t sum = 0;
+  for (const uint64_t t : terms) sum = sat_add(sum, t);
+  return sum;
 }
 uint64_t sat_mul(uint64_t a, uint64_t b) {
   return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
@@ -181,9 +187,8 @@ MemoryPrediction predict_one(const Workload& w, const PipelineShape& shape, uint
     }
   }
   const uint64_t used_rest = rest * (c.witness_used + c.pending);
-  p.peak_host = sat_add(baseline, sat_add(requests + c.params_used + c.r1cs + c.verifying_key +
-                                              c.ntt_tables + used_rest,
-                                          moving));
+  p.peak_host = sat_sum({baseline, requests, c.params_used, c.r1cs, c.verifying_key, c.ntt_tables,
+                         used_rest, moving});
   if (page_locked) {
     p.peak_pinned = sat_add(c.params, sat_add(sat_mul(abc, c.abc), sat_mul(rest, c.witness)));
   }

@@ -140,8 +140,13 @@ Result<int64_t> parse_duration_ms(std::string_view text) {
     return invalid_argument("unknown unit " + quoted(n.unit) + " in " + quoted(text) + " (use " +
                             std::string(kDurationUnitList) + ")");
   }
+  // At most ten years: every deadline made from a duration (a clock reading plus it) stays far
+  // inside the clocks' range.
+  constexpr uint64_t kMaxMs = 87'600ull * 3'600'000;
   const auto ms = scale(n, multiplier, std::numeric_limits<int64_t>::max());
-  if (!ms) return invalid_argument("duration " + quoted(text) + " is too long");
+  if (!ms || *ms > kMaxMs) {
+    return invalid_argument("duration " + quoted(text) + " is too long (at most 87600h, 10 years)");
+  }
   return static_cast<int64_t>(*ms);
 }
 

@@ -1,7 +1,7 @@
 // sqlite_open.cpp: open_sqlite_store (stores.h): the parent directory (0750) and the file
-// (0600), the exclusive flock of "<path>.lock" with our pid in it, a check that the file is an
-// SQLite database, WAL with synchronous=FULL, the schema (sqlite_schema.cpp) and the recovery of
-// jobs a stopped daemon left running.
+// (0600), the exclusive flock of the database file (our pid in "<path>.lock"), a check that the
+// file is an SQLite database, WAL with synchronous=FULL, the schema (sqlite_schema.cpp) and the
+// recovery of jobs a stopped daemon left running.
 #include <fcntl.h>
 #include <spdlog/spdlog.h>
 #include <sys/file.h>
@@ -33,51 +33,50 @@ Status make_parent_dirs(const std::string& path) {
   return ok_status();
 }
 
-// The pid a holder wrote into the lock file; "unknown" while it has not yet.
-std::string holder_pid(int fd) {
+// The pid the holder wrote into "<path>.lock"; "unknown" while it has not yet (or it is gone).
+std::string holder_pid(const std::string& pid_path) {
   char buf[32] = {};
-  const ssize_t n = ::pread(fd, buf, sizeof(buf) - 1, 0);
+  const int fd = ::open(pid_path.c_str(), O_RDONLY | O_CLOEXEC);
+  const ssize_t n = fd < 0 ? 0 : ::pread(fd, buf, sizeof(buf) - 1, 0);
+  if (fd >= 0) ::close(fd);
   std::string pid;
   for (ssize_t i = 0; i < n && buf[i] >= '0' && buf[i] <= '9'; ++i) pid.push_back(buf[i]);
   return pid.empty() ? "unknown" : pid;
 }
 
+// The lock is an exclusive flock of the database file itself (created here 0600, as SQLite would
+// make it 0644; its -wal and -shm files take the mode from it), held until the store closes:
+// deleting or replacing another file cannot let a second daemon in (issue 34 #12; it used to be
+// the flock of a separate "<path>.lock"). flock and SQLite's own fcntl locks are independent;
+// the store closes SQLite before this fd (SqliteStore's member order), so closing it drops none
+// of SQLite's locks. "<path>.lock" only tells the holder's pid, for a refused daemon's message.
 Result<std::unique_ptr<LockFile>> take_lock(const std::string& path) {
-  const std::string lock_path = path + ".lock";
-  const int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  const std::string pid_path = path + ".lock";
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   if (fd < 0) {
-    return unavailable("store " + path + ": cannot open its lock file " + lock_path + ": " +
-                       errno_message(errno));
+    return unavailable("store " + path + ": cannot open for writing: " + errno_message(errno));
   }
   auto lock = std::make_unique<LockFile>(fd);
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     const int err = errno;
     if (err == EWOULDBLOCK) {
       return failed_precondition("store " + path + " is in use by another zkpipe serve (pid " +
-                                 holder_pid(fd) + ", lock file " + lock_path +
-                                 "); one daemon per SQLite store (use store.backend: postgres "
-                                 "for several)");
+                                 holder_pid(pid_path) +
+                                 ", which holds the file's lock); one daemon per SQLite store "
+                                 "(use store.backend: postgres for several)");
     }
-    return unavailable("store " + path + ": cannot lock " + lock_path + ": " + errno_message(err));
+    return unavailable("store " + path + ": cannot lock it: " + errno_message(err));
   }
   const std::string pid = std::to_string(::getpid()) + "\n";
-  if (::ftruncate(fd, 0) != 0 ||
-      ::pwrite(fd, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) {
-    return unavailable("store " + path + ": cannot write our pid into " + lock_path + ": " +
-                       errno_message(errno));
+  const int pid_fd = ::open(pid_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (pid_fd < 0 || ::write(pid_fd, pid.data(), pid.size()) != static_cast<ssize_t>(pid.size())) {
+    const int err = errno;
+    if (pid_fd >= 0) ::close(pid_fd);
+    return unavailable("store " + path + ": cannot write our pid into " + pid_path + ": " +
+                       errno_message(err));
   }
+  ::close(pid_fd);
   return lock;
-}
-
-// A new store file is created 0600 here (SQLite would use 0644); its -wal and -shm files
-// take the same mode from it.
-Status create_file(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0) {
-    return unavailable("store " + path + ": cannot open for writing: " + errno_message(errno));
-  }
-  ::close(fd);
-  return ok_status();
 }
 
 // The first read of the header tells an SQLite file from anything else.
@@ -160,8 +159,7 @@ Result<std::unique_ptr<JobStore>> open_sqlite_store(const StoreConfig& config) {
   const std::string& path = config.sqlite_path;
   if (path.empty()) return invalid_argument("store.sqlite.path is empty");
   ZKP_RETURN_IF_ERROR(make_parent_dirs(path));
-  ZKP_ASSIGN_OR_RETURN(std::unique_ptr<LockFile> lock, take_lock(path));
-  ZKP_RETURN_IF_ERROR(create_file(path));
+  ZKP_ASSIGN_OR_RETURN(std::unique_ptr<LockFile> lock, take_lock(path));  // creates the file
 
   sqlite3* raw = nullptr;
   const int rc =

@@ -16,7 +16,7 @@
 
 namespace zkpipe::store {
 
-// Holds the flock of "<path>.lock" until destroyed.
+// Holds the flock of the database file until destroyed (after SQLite has closed it).
 class LockFile {
  public:
   explicit LockFile(int fd) : fd_(fd) {}

@@ -3,10 +3,12 @@
 // Thread-safety: single-threaded Catch2 test cases.
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <limits>
 #include <string>
 
+#include "zkpipe/sdk/clock.h"
 #include "zkpipe/sdk/units.h"
 
 namespace {
@@ -170,9 +172,36 @@ TEST_CASE("parse_duration_ms: rejects missing or unknown units and bad numbers",
         "'infinite'");
   CHECK(duration_error("1.s") ==
         "invalid duration '1.s': expected <number>[ ]<unit> with unit ms, s, m, h or 'infinite'");
-  CHECK(duration_error("9223372036854775808ms") == "duration '9223372036854775808ms' is too long");
-  CHECK(duration_error("3000000000000h") == "duration '3000000000000h' is too long");
-  CHECK(ms_of("9223372036854775807ms") == std::numeric_limits<int64_t>::max());
+  CHECK(duration_error("9223372036854775808ms") ==
+        "duration '9223372036854775808ms' is too long (at most 87600h, 10 years)");
+  CHECK(duration_error("3000000000000h") ==
+        "duration '3000000000000h' is too long (at most 87600h, 10 years)");
+}
+
+// Issue 34 #7: a duration that a clock reading plus it would overflow (3000000h, 2562047788015h)
+// made deadlines in the past; ten years is the bound, and a saturating sum backs it where a
+// client sends milliseconds.
+TEST_CASE("parse_duration_ms: at most ten years", "[units]") {
+  CHECK(ms_of("87600h") == 87'600ll * 3'600'000);
+  CHECK(duration_error("87600.001h") ==
+        "duration '87600.001h' is too long (at most 87600h, 10 years)");
+  CHECK(duration_error("3000000h") == "duration '3000000h' is too long (at most 87600h, 10 years)");
+  CHECK(duration_error("2562047788015h") ==
+        "duration '2562047788015h' is too long (at most 87600h, 10 years)");
+  CHECK(duration_error("9223372036854775807ms") ==
+        "duration '9223372036854775807ms' is too long (at most 87600h, 10 years)");
+}
+
+TEST_CASE("saturating_after: a huge duration gives the clock's end, not the past", "[units]") {
+  using std::chrono::milliseconds;
+  const auto steady = std::chrono::steady_clock::now();
+  const auto system = std::chrono::system_clock::now();
+  const milliseconds huge(std::numeric_limits<int64_t>::max());
+  CHECK(zkpipe::saturating_after(steady, huge) == std::chrono::steady_clock::time_point::max());
+  CHECK(zkpipe::saturating_after(system, huge) == std::chrono::system_clock::time_point::max());
+  CHECK(zkpipe::saturating_after(steady, milliseconds(1500)) == steady + milliseconds(1500));
+  CHECK(zkpipe::saturating_after(steady, milliseconds(-5)) == steady);
+  CHECK(zkpipe::saturating_after(system, milliseconds(0)) == system);
 }
 
 TEST_CASE("format_bytes: whole units without decimals, others with two, rounded down", "[units]") {

@@ -121,6 +121,23 @@ TEST_CASE("Memory model: one partition, a tight budget, one too small, and a sma
   CHECK_THAT(over.warnings[1], Contains("RLIMIT_MEMLOCK") && Contains("memory.cap"));
 }
 
+// Issue 34 #9: `zkpipe plan --jobs 2^64-1` predicted less than one job (a plain sum of the
+// saturated request bytes wrapped); more jobs never predict less.
+TEST_CASE("Memory model: absurd job counts saturate, never wrap", "[pipeline]") {
+  const CircuitMemory c = made_up();
+  const MemoryPrediction one =
+      predict_memory({c, 1, 2, 1 * kMiB}, one_of_each(), 8 * kGiB, 0, false, roomy());
+  for (const uint64_t jobs : {uint64_t{1} << 32, UINT64_MAX / 2, UINT64_MAX - 1, UINT64_MAX}) {
+    INFO(jobs);
+    const MemoryPrediction many =
+        predict_memory({c, jobs, 2, 1 * kMiB}, one_of_each(), 8 * kGiB, 0, false, roomy());
+    CHECK(many.budget_for_one >= one.budget_for_one);
+    CHECK(many.budget_for_all >= one.budget_for_all);
+    CHECK(many.peak_host >= one.peak_host);
+    if (jobs > (UINT64_MAX >> 20)) CHECK(many.peak_host == UINT64_MAX);  // requests > 2^64 B
+  }
+}
+
 TEST_CASE("Memory model: without params every wire is assumed dense, and it says so",
           "[pipeline]") {
   PipelineShape s = one_of_each();

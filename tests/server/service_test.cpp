@@ -8,7 +8,9 @@
 #include <sys/stat.h>
 
 #include <condition_variable>
+#include <filesystem>
 #include <fstream>
+#include <limits>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -179,6 +181,20 @@ TEST_CASE("serve: bad requests get a status naming the field", "[server]") {
         grpc::StatusCode::INVALID_ARGUMENT);  // names no job
   a.mutable_job()->set_request_id("unknown-id");
   CHECK(s.stub->AwaitProof(Stub::ctx().get(), a, &res).error_code() == grpc::StatusCode::NOT_FOUND);
+  // Issue 34 #8: an unknown request id is quoted cut to its first 100 bytes, and one longer than
+  // any job's (7000 bytes, or 1 MiB: past the client's metadata limit) is refused unquoted.
+  a.mutable_job()->set_request_id(std::string(200, 'q'));
+  st = s.stub->AwaitProof(Stub::ctx().get(), a, &res);
+  CHECK(st.error_code() == grpc::StatusCode::NOT_FOUND);
+  CHECK(st.error_message().find(std::string(100, 'q') + "... (200 bytes)") != std::string::npos);
+  CHECK(st.error_message().size() < 400);
+  for (const size_t n : {size_t{7000}, size_t{1} << 20}) {
+    a.mutable_job()->set_request_id(std::string(n, 'q'));
+    st = s.stub->AwaitProof(Stub::ctx().get(), a, &res);
+    CHECK(st.error_code() == grpc::StatusCode::INVALID_ARGUMENT);
+    CHECK(st.error_message().find("request_id") != std::string::npos);
+    CHECK(st.error_message().size() < 200);
+  }
   REQUIRE(s.submit(submit_request(mimc(32, 1, 5)), &out).ok());
   st = s.await(out.job_id(), &res, -1);
   CHECK(st.error_code() == grpc::StatusCode::INVALID_ARGUMENT);
@@ -219,6 +235,15 @@ TEST_CASE("serve: request ids, await timeouts, cancel and watch", "[server]") {
   CHECK(waited >= milliseconds(290));
   CHECK(waited < milliseconds(5000));
   CHECK(s.await(a.job_id(), &r, 0).error_code() == grpc::StatusCode::DEADLINE_EXCEEDED);
+  // timeout_ms 2^63-1 waits as long as the call's own deadline lets it (the sum used to wrap into
+  // the past and end the await at once).
+  v1::AwaitProofRequest forever;
+  forever.mutable_job()->set_job_id(a.job_id());
+  forever.set_timeout_ms(std::numeric_limits<int64_t>::max());
+  const auto t1 = std::chrono::steady_clock::now();
+  CHECK(s.stub->AwaitProof(Stub::ctx(milliseconds(600)).get(), forever, &r).error_code() ==
+        grpc::StatusCode::DEADLINE_EXCEEDED);
+  CHECK(std::chrono::steady_clock::now() - t1 >= milliseconds(550));
 
   v1::SubmitProofResponse queued;
   REQUIRE(s.submit(submit_request(mimc(32, 1, 9)), &queued).ok());
@@ -260,6 +285,46 @@ TEST_CASE("serve: request ids, await timeouts, cancel and watch", "[server]") {
   by_id.mutable_job()->set_request_id("sector-7");
   REQUIRE(s.stub->AwaitProof(Stub::ctx().get(), by_id, &r).ok());
   require_done(r, 2);
+}
+
+// A cancel that arrives while the claimed job is parsed by the engine (issue 34 #6): it used to be
+// answered OK and then ignored, and the job ended DONE.
+TEST_CASE("serve: a cancel during the claim's parse stops the job", "[server]") {
+  auto srv = start();
+  Stub s(*srv);
+  const std::string hold = (scratch().path / "hold-cancel").string();
+  // The submit claims the job at once (the pipeline has room), so its RPC holds until the
+  // engine's parse ends: it runs on a thread of its own while this one cancels.
+  v1::SubmitProofResponse a;
+  grpc::Status submitted;
+  std::thread submitter([&] {
+    submitted = s.submit(
+        submit_request(
+            fmt::format(R"({{"rounds": 32, "partitions": 1, "seed": 3, "hold": "{}"}})", hold),
+            "held"),
+        &a);
+  });
+  for (int i = 0; i < 3000 && !std::filesystem::exists(hold + ".parsing"); ++i) {
+    std::this_thread::sleep_for(milliseconds(10));
+  }
+  const bool parsing = std::filesystem::exists(hold + ".parsing");
+  v1::CancelProofRequest cr;
+  cr.set_job_id(1);  // the first job of this server's fresh store
+  v1::CancelProofResponse c;
+  const grpc::Status cancelled = s.stub->CancelProof(Stub::ctx().get(), cr, &c);
+  std::ofstream(hold + ".go").put('\n');
+  submitter.join();
+  REQUIRE(parsing);
+  REQUIRE(submitted.ok());
+  REQUIRE(a.job_id() == 1);
+  INFO(cancelled.error_message());
+  REQUIRE(cancelled.ok());
+  CHECK(c.was_running());
+  v1::ProofResult r;
+  REQUIRE(s.await(a.job_id(), &r).ok());
+  INFO(r.status_message());
+  CHECK(r.state() == v1::JOB_STATE_CANCELLED);
+  CHECK(r.proof().empty());
 }
 
 TEST_CASE("serve: preload, evict, back-pressure and retention", "[server]") {
@@ -320,6 +385,26 @@ TEST_CASE("serve: TCP needs the token; a live socket is refused, a stale one rep
   server::ServeOverrides open;
   open.listen = std::vector<std::string>{"0.0.0.0:0"};
   Result<std::unique_ptr<server::Server>> bare = server::Server::start(server_config(), open, {});
+  REQUIRE_FALSE(bare.ok());
+  CHECK(bare.status().message().find("token") != std::string::npos);
+  // Issue 34 #4: loopback is decided on what the host resolves to, not on its text.
+  for (const auto& [text, loopback] :
+       std::vector<std::pair<std::string, bool>>{{"127.0.0.1:9", true},
+                                                 {"127.255.0.9:9", true},
+                                                 {"localhost:9", true},
+                                                 {"[::1]:9", true},
+                                                 {"[::ffff:127.0.0.1]:9", true},
+                                                 {"127.zk.example:9", false},
+                                                 {"127.0.0.1.nip.invalid:9", false},
+                                                 {"10.0.0.1:9", false},
+                                                 {"0.0.0.0:9", false}}) {
+    Result<server::Address> a = server::parse_address(text, "--listen");
+    INFO(text);
+    REQUIRE(a.ok());
+    CHECK(a->loopback == loopback);
+  }
+  open.listen = std::vector<std::string>{"127.zk.example:0"};
+  bare = server::Server::start(server_config(), open, {});
   REQUIRE_FALSE(bare.ok());
   CHECK(bare.status().message().find("token") != std::string::npos);
 

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <filesystem>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -120,8 +121,16 @@ TEST_CASE("SqliteStore: a second daemon on the same file is refused", "[sqlite]"
   CHECK(second.status().code() == Code::kFailedPrecondition);
   CHECK(second.status().message() ==
         "store " + path + " is in use by another zkpipe serve (pid " + std::to_string(::getpid()) +
-            ", lock file " + path +
-            ".lock); one daemon per SQLite store (use store.backend: postgres for several)");
+            ", which holds the file's lock); one daemon per SQLite store (use store.backend: "
+            "postgres for several)");
+  // Issue 34 #12: the lock is the database file's own, so deleting "<path>.lock" (it only tells
+  // the pid) lets no second daemon in.
+  REQUIRE(std::filesystem::remove(path + ".lock"));
+  second = open_store(config);
+  REQUIRE_FALSE(second.ok());
+  CHECK(second.status().code() == Code::kFailedPrecondition);
+  CHECK(second.status().message().find("in use by another zkpipe serve (pid unknown") !=
+        std::string::npos);
 
   // Another process holding it: its pid is named; once it exits, the file opens.
   first->reset();

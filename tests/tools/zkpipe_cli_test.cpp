@@ -100,6 +100,14 @@ TEST_CASE("zkpipe prove: bad configs, inputs and proof types are refused with ex
       {fmt::format("prove --config {} --proof mimc_jobs --input {} --priority urgent", config,
                    good),
        "--priority"},
+      // Issue 34 #9: CLI11 alone read "-1" as 2^64-1 jobs.
+      {fmt::format("plan --config {} --proof mimc_jobs --preset small --jobs -1", config),
+       "--jobs"},
+      {fmt::format("plan --config {} --proof mimc_jobs --preset small --jobs 18446744073709551615",
+                   config),
+       "--jobs"},
+      {fmt::format("bench --config {} --proof mimc_jobs --preset small --jobs 0", config),
+       "--jobs"},
   };
   for (const auto& [args, want] : cases) {
     const auto r = run_program(ZKPIPE_TEST_ZKPIPE, args);

@@ -2,7 +2,10 @@
 // Thread-safety: see the header.
 #include "zkpipe/server/client.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,12 +16,39 @@
 
 #include <fmt/core.h>
 
+#include "zkpipe/sdk/clock.h"
+
 namespace zkpipe::server {
 namespace {
 
+bool is_loopback(const sockaddr* sa) {
+  if (sa->sa_family == AF_INET) {
+    const auto* in = reinterpret_cast<const sockaddr_in*>(sa);
+    return (ntohl(in->sin_addr.s_addr) >> 24) == 127;
+  }
+  if (sa->sa_family == AF_INET6) {
+    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(sa);
+    if (IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr)) return true;
+    return IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr) && in6->sin6_addr.s6_addr[12] == 127;
+  }
+  return false;
+}
+
+// Decided on the addresses the host resolves to, not on its text (a name such as
+// "127.zk.example" may resolve anywhere): loopback when it resolves and every address is in
+// 127.0.0.0/8 or ::1. A name that does not resolve is not loopback (it cannot be bound either).
 bool is_loopback_host(const std::string& host) {
-  if (host == "localhost" || host == "::1") return true;
-  return host.rfind("127.", 0) == 0;
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  if (getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0 || found == nullptr) return false;
+  bool all = true;
+  for (const addrinfo* ai = found; ai != nullptr; ai = ai->ai_next) {
+    all = all && is_loopback(ai->ai_addr);
+  }
+  freeaddrinfo(found);
+  return all;
 }
 
 }  // namespace
@@ -226,7 +256,7 @@ std::unique_ptr<grpc::ClientContext> Client::context(
     std::optional<std::chrono::milliseconds> deadline) const {
   auto ctx = std::make_unique<grpc::ClientContext>();
   if (!token_.empty()) ctx->AddMetadata("authorization", "Bearer " + token_);
-  if (deadline) ctx->set_deadline(std::chrono::system_clock::now() + *deadline);
+  if (deadline) ctx->set_deadline(saturating_after(std::chrono::system_clock::now(), *deadline));
   return ctx;
 }
 

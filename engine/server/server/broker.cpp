@@ -187,9 +187,19 @@ Status JobBroker::run_claimed(store::Claimed c, uint32_t* queue_position) {
   }
   Result<pipeline::Submitted> s = engine_->submit_job(std::move(r));
   if (s.ok()) {
-    std::lock_guard lock(mu_);
-    if (auto it = claims_.find(tag); it != claims_.end()) it->second.engine_job = s->job;
-    if (queue_position != nullptr) *queue_position = s->queue_position;
+    bool cancelled = false;
+    {
+      std::lock_guard lock(mu_);
+      if (auto it = claims_.find(tag); it != claims_.end()) {
+        it->second.engine_job = s->job;
+        cancelled = it->second.client_cancel;  // a cancel that came while the engine parsed it
+      }
+      if (queue_position != nullptr) *queue_position = s->queue_position;
+    }
+    if (cancelled) {
+      spdlog::info("job {}: cancelled by a client while it was being submitted; stopping it", c.id);
+      (void)engine_->cancel(s->job);
+    }
     return ok_status();
   }
   {
@@ -214,7 +224,9 @@ Status JobBroker::run_claimed(store::Claimed c, uint32_t* queue_position) {
 Result<uint64_t> JobBroker::find_request(const std::string& request_id) {
   ZKP_ASSIGN_OR_RETURN(const std::optional<store::JobRecord> r,
                        store_.find_request(request_id, false));
-  if (!r) return not_found("request id '" + request_id + "' names no job in " + store_.describe());
+  if (!r)
+    return not_found("request id '" + echo_value(request_id) + "' names no job in " +
+                     store_.describe());
   return r->id;
 }
 

@@ -10,6 +10,7 @@
 #include "broker.h"
 #include "service.h"
 #include "zkpipe/retry_policy.h"
+#include "zkpipe/sdk/clock.h"
 
 namespace zkpipe::server {
 
@@ -218,7 +219,7 @@ void JobBroker::commit(const pipeline::JobResult& r, const Claim& c) {
     msg.set_job_id(c.id);
     msg.SerializeToString(&bytes);
   }
-  const auto until = Clock::now() + milliseconds(config_.lease_ms);
+  const auto until = saturating_after(Clock::now(), milliseconds(config_.lease_ms));
   for (int attempt = 0;; ++attempt) {
     Result<bool> written = false;
     const char* what = "";

@@ -3,6 +3,7 @@
 // and HTTP servers, a 1 s housekeeping timer, and draining.
 // Thread-safety: see the header; `mu` guards the lifecycle.
 #include "zkpipe/server/server.h"
+#include "zkpipe/sdk/clock.h"
 
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
@@ -274,7 +275,7 @@ void Server::drain(std::optional<std::chrono::milliseconds> timeout) {
   m.engine->stop_accepting();
   const size_t left = m.engine->unfinished_jobs();
   spdlog::info("draining: {} job(s) in flight; no new jobs are accepted", left);
-  const auto until = timeout ? std::chrono::steady_clock::now() + *timeout
+  const auto until = timeout ? saturating_after(std::chrono::steady_clock::now(), *timeout)
                              : std::chrono::steady_clock::time_point::max();
   while (m.engine->unfinished_jobs() > 0 || m.broker->in_flight() > 0) {
     if (std::chrono::steady_clock::now() >= until) {

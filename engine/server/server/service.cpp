@@ -103,6 +103,10 @@ grpc::Status ProvingService::resolve(const v1::JobRef& ref, uint64_t* job) const
       return grpc::Status::OK;
     case v1::JobRef::kRequestId: {
       if (ref.request_id().empty()) return invalid("job.request_id: empty");
+      if (ref.request_id().size() > kMaxRequestIdBytes) {  // no job has one; not echoed whole
+        return invalid(fmt::format("job.request_id: {} bytes; request ids are at most {}",
+                                   ref.request_id().size(), kMaxRequestIdBytes));
+      }
       Result<uint64_t> id = broker_.find_request(ref.request_id());
       if (!id.ok()) return to_grpc(id.status());
       *job = *id;
@@ -162,7 +166,8 @@ grpc::Status ProvingService::submit(const v1::SubmitProofRequest& req,
   // UNSPECIFIED: the proof type's default (config scheduling.defaults, then its plugin's).
   if (req.priority() != v1::PRIORITY_UNSPECIFIED) job.priority = *priority;
   if (req.deadline_ms() > 0) {
-    job.deadline = std::chrono::steady_clock::now() + milliseconds(req.deadline_ms());
+    job.deadline =
+        saturating_after(std::chrono::steady_clock::now(), milliseconds(req.deadline_ms()));
   }
   job.request_id = req.request_id();
   // Stored durably before the answer (broker.h): a crash after this loses nothing. A request id
@@ -196,7 +201,7 @@ grpc::Status ProvingService::await(grpc::ServerContext* ctx, uint64_t job, bool 
   const auto start = Clock::now();
   // The earlier of the asked timeout and the call's own deadline.
   Clock::time_point until = ctx->deadline();
-  if (has_timeout) until = std::min(until, start + milliseconds(timeout_ms));
+  if (has_timeout) until = std::min(until, saturating_after(start, milliseconds(timeout_ms)));
   for (;;) {
     // The store is the record: a job ends there when its result (or failure) is committed,
     // here or on another worker of the cluster.

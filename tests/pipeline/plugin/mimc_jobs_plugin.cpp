@@ -4,16 +4,21 @@
 // partition proves the example MiMC chain of R rounds (zkpipe/groth16/example_circuits.h) with
 // public x_0, k and the output; its constants are fixed (one circuit per R), x_0 and k depend on S
 // and the partition. Small circuits prove in milliseconds, so tests can run many concurrent jobs
-// (also under ThreadSanitizer). "fail_partition" makes synthesis of that partition (a position)
-// fail, as a plugin fault. Presets (ABI 1.2): "small" and "medium"; a sample request is the JSON
-// of the preset's rounds and partitions with the seed's low 32 bits. Built a second time with
-// ZKPIPE_MIMC_BARE as `mimc_bare`: the same proof type without presets, with scheduling defaults
-// (ABI 1.3: HIGH, a deadline of one hour) and one command for `zkpipe-tool proof-type`:
-// `echo ARGS...` prints "mimc_bare echo: ARGS" and exits 0, `fail` exits 3, anything else 2.
+// (also under ThreadSanitizer). "hold" (a path) pauses the second parse (below). "fail_partition"
+// makes synthesis of that partition (a position) fail, as a plugin fault. Presets (ABI 1.2):
+// "small" and "medium"; a sample request is the JSON of the preset's rounds and partitions with the
+// seed's low 32 bits. Built a second time with ZKPIPE_MIMC_BARE as `mimc_bare`: the same proof type
+// without presets, with scheduling defaults (ABI 1.3: HIGH, a deadline of one hour) and one command
+// for `zkpipe-tool proof-type`: `echo ARGS...` prints "mimc_bare echo: ARGS" and exits 0, `fail`
+// exits 3, anything else 2.
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <optional>
 #include <stdexcept>
 #include <string_view>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -88,6 +93,22 @@ class MimcJob final : public plugins::ProofJob {
   CircuitCounts counts_;
 };
 
+// "hold": PATH lets a test act while a job is being parsed for the second time (the first parse
+// is the submit's check, the second the engine's at claim): the first parse creates
+// PATH.submitted; the second creates PATH.parsing and waits (at most 30 s) for PATH.go.
+void hold_second_parse(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(path + ".submitted", ec)) {
+    std::ofstream(path + ".submitted").put('\n');
+    return;
+  }
+  std::ofstream(path + ".parsing").put('\n');
+  for (int i = 0; i < 3000 && !fs::exists(path + ".go", ec); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
 Result<std::unique_ptr<plugins::ProofJob>> parse(std::span<const uint8_t> bytes,
                                                  const std::string& what) {
   const auto j = nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
@@ -107,6 +128,10 @@ Result<std::unique_ptr<plugins::ProofJob>> parse(std::span<const uint8_t> bytes,
   if (j.contains("fail_partition")) {
     ZKP_ASSIGN_OR_RETURN(const uint64_t k, get("fail_partition", 0, kMaxPartitions));
     fail = static_cast<int64_t>(k);
+  }
+  if (j.contains("hold")) {
+    if (!j["hold"].is_string()) return invalid_argument(what + ": hold: expected a path");
+    hold_second_parse(j["hold"].get<std::string>());
   }
   uint64_t first = 0;
   if (j.contains("first_partition")) {

@@ -16,7 +16,8 @@ namespace zkpipe {
 // Errors (INVALID_ARGUMENT) name the text: empty, negative, unknown unit, overflow.
 Result<uint64_t> parse_size(std::string_view text);
 
-// Milliseconds from "<number><unit>": ms, s, m, h; "infinite" gives -1.
+// Milliseconds from "<number><unit>": ms, s, m, h; "infinite" gives -1. At most 87600h (10
+// years): longer is INVALID_ARGUMENT, so a deadline made from it cannot overflow a clock.
 Result<int64_t> parse_duration_ms(std::string_view text);
 
 // "1.50 GiB", "64 MiB", "512 B".

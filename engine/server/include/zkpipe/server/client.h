@@ -27,7 +27,7 @@ struct Address {
   std::string path;       // unix: the socket's path
   std::string host;       // tcp: without brackets
   uint16_t port = 0;      // tcp
-  bool loopback = false;  // unix, or a tcp host that is 127.0.0.0/8, ::1 or localhost
+  bool loopback = false;  // unix, or a tcp host whose every resolved address is 127/8 or ::1
 };
 // INVALID_ARGUMENT naming `what` (e.g. "--listen") and the text when it is not one of those.
 Result<Address> parse_address(std::string_view text, std::string_view what);
