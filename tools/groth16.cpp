@@ -47,7 +47,7 @@ struct ProveZkeyOptions {
 };
 
 // Exit code 2 for bad input (an unknown circuit, a size out of range), 1 for anything else.
-int fail(const char* step, const Status& s) {
+int demo_fail(const char* step, const Status& s) {
   fmt::print(stderr, "groth16 demo: {}: {}\n", step, s.to_string());
   return s.code() == Code::kInvalidArgument ? 2 : 1;
 }
@@ -56,12 +56,12 @@ int run_demo(const DemoOptions& opts) {
   const ExampleCircuit circuit{opts.circuit, opts.size, opts.seed};
   const int64_t synthesis_start = now_ns();
   ConstraintSystem cs = ConstraintSystem::recorder();
-  if (Status s = synthesize_example(circuit, cs); !s.ok()) return fail("synthesis", s);
+  if (Status s = synthesize_example(circuit, cs); !s.ok()) return demo_fail("synthesis", s);
   R1cs r1cs = cs.take_r1cs();
   auto [inputs, aux] = cs.take_witness();
   const WitnessView witness{inputs, aux};
   if (Status s = check_satisfied(r1cs, witness, opts.threads); !s.ok()) {
-    return fail("check_satisfied", s);
+    return demo_fail("check_satisfied", s);
   }
   const double synthesis_ms = ms_since(synthesis_start);
   const std::string size_text =
@@ -74,7 +74,7 @@ int run_demo(const DemoOptions& opts) {
   SetupOptions setup_options;
   setup_options.threads = opts.threads;
   auto pk = setup(r1cs, ToxicWaste::from_seed(opts.seed), setup_options);
-  if (!pk.ok()) return fail("setup", pk.status());
+  if (!pk.ok()) return demo_fail("setup", pk.status());
   const double setup_ms = ms_since(setup_start);
 
   const int64_t prove_start = now_ns();
@@ -82,20 +82,20 @@ int run_demo(const DemoOptions& opts) {
   std::vector<Fr> a(n), b(n), c(n);
   if (Status s = evaluate_abc(r1cs, witness, a.data(), b.data(), c.data(), n, opts.threads);
       !s.ok()) {
-    return fail("evaluate_abc", s);
+    return demo_fail("evaluate_abc", s);
   }
   ProverOptions prover_options;
   prover_options.threads = opts.threads;
   auto proof = prove(*pk, ProverInput{witness, a.data(), b.data(), c.data(), n},
                      ProverRandomness::secure(), prover_options);
-  if (!proof.ok()) return fail("prove", proof.status());
+  if (!proof.ok()) return demo_fail("prove", proof.status());
   const double prove_ms = ms_since(prove_start);
 
   const int64_t verify_start = now_ns();
   const std::span<const Fr> public_inputs = std::span<const Fr>(inputs).subspan(1);
   const PreparedVerifyingKey pvk(pk->vk);
   auto valid = verify(pvk, *proof, public_inputs);
-  if (!valid.ok()) return fail("verify", valid.status());
+  if (!valid.ok()) return demo_fail("verify", valid.status());
   const double verify_ms = ms_since(verify_start);
 
   fmt::print("synthesis  {:10.1f} ms\n", synthesis_ms);
@@ -106,7 +106,7 @@ int run_demo(const DemoOptions& opts) {
 
   std::error_code ec;
   std::filesystem::create_directories(opts.out, ec);
-  if (ec) return fail("output", invalid_argument(opts.out + ": " + ec.message()));
+  if (ec) return demo_fail("output", invalid_argument(opts.out + ": " + ec.message()));
   const std::filesystem::path dir(opts.out);
   auto file = [&](const char* name) { return (dir / name).string(); };
   std::vector<uint8_t> proof_bytes(kProofBytes);
@@ -121,7 +121,7 @@ int run_demo(const DemoOptions& opts) {
       write_file(file("vk.bin"), encode_verifying_key(pk->vk)),
   };
   for (const Status& s : writes) {
-    if (!s.ok()) return fail("output", s);
+    if (!s.ok()) return demo_fail("output", s);
   }
   fmt::print(
       "wrote      {}/{{verification_key.json, proof.json, public.json, circuit.r1cs, "

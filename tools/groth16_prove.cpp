@@ -32,33 +32,33 @@ struct ProveOptions {
   bool trusted = false;
 };
 
-int fail(const char* step, const Status& s) {
+int prove_fail(const char* step, const Status& s) {
   fmt::print(stderr, "groth16 prove: {}: {}\n", step, s.to_string());
   return s.code() == Code::kInvalidArgument || s.code() == Code::kNotFound ? 2 : 1;
 }
 
 int run_prove(const ProveOptions& o) {
   if (!o.out.empty()) {
-    if (auto s = check_output_dir(o.out, "--out"); !s.ok()) return fail("write", s);
+    if (auto s = check_output_dir(o.out, "--out"); !s.ok()) return prove_fail("write", s);
   }
   int64_t t = now_ns();
   ParamsLoadOptions lo = o.trusted ? ParamsLoadOptions::trusted() : ParamsLoadOptions{};
   lo.threads = o.threads;
   auto pk = load_params(o.params, lo);
-  if (!pk.ok()) return fail("params", pk.status());
+  if (!pk.ok()) return prove_fail("params", pk.status());
   const double load_ms = ms_since(t);
   t = now_ns();
   const std::string csr = o.csr.empty() ? o.params + ".csr" : o.csr;
   auto r1cs = load_r1cs_cache(csr);
-  if (!r1cs.ok()) return fail("r1cs cache", r1cs.status());
+  if (!r1cs.ok()) return prove_fail("r1cs cache", r1cs.status());
   const double csr_ms = ms_since(t);
   if (r1cs->num_inputs != pk->num_inputs || r1cs->num_aux != pk->num_aux ||
       r1cs->domain_size() != pk->domain_size) {
-    return fail("r1cs cache",
-                invalid_argument(
-                    fmt::format("{} ({} inputs, {} aux, domain {}) does not match {} ({}, {}, {})",
-                                csr, r1cs->num_inputs, r1cs->num_aux, r1cs->domain_size(), o.params,
-                                pk->num_inputs, pk->num_aux, pk->domain_size)));
+    return prove_fail("r1cs cache",
+                      invalid_argument(fmt::format(
+                          "{} ({} inputs, {} aux, domain {}) does not match {} ({}, {}, {})", csr,
+                          r1cs->num_inputs, r1cs->num_aux, r1cs->domain_size(), o.params,
+                          pk->num_inputs, pk->num_aux, pk->domain_size)));
   }
   // Witness mode into buffers (as a memory backend would hand them out), then a/b/c.
   t = now_ns();
@@ -66,39 +66,40 @@ int run_prove(const ProveOptions& o) {
   std::vector<Fr> inputs(r1cs->num_inputs), aux(r1cs->num_aux), a(n), b(n), c(n);
   auto cs = ConstraintSystem::witness({inputs, aux});
   if (auto s = synthesize_example({o.circuit, o.size, o.seed}, cs); !s.ok()) {
-    return fail("synthesis", s);
+    return prove_fail("synthesis", s);
   }
   if (cs.num_constraints() != r1cs->num_constraints() || cs.num_aux() != r1cs->num_aux ||
       cs.num_inputs() != r1cs->num_inputs) {
-    return fail("synthesis",
-                invalid_argument(fmt::format(
-                    "circuit {} --size {} has {} constraints, {} inputs, {} aux; "
-                    "the cached R1CS {} has {}, {}, {}: another circuit shape",
-                    o.circuit, o.size, cs.num_constraints(), cs.num_inputs(), cs.num_aux(), csr,
-                    r1cs->num_constraints(), r1cs->num_inputs, r1cs->num_aux)));
+    return prove_fail("synthesis",
+                      invalid_argument(fmt::format(
+                          "circuit {} --size {} has {} constraints, {} inputs, {} aux; "
+                          "the cached R1CS {} has {}, {}, {}: another circuit shape",
+                          o.circuit, o.size, cs.num_constraints(), cs.num_inputs(), cs.num_aux(),
+                          csr, r1cs->num_constraints(), r1cs->num_inputs, r1cs->num_aux)));
   }
   const WitnessView w{inputs, aux};
   if (auto s = evaluate_abc(*r1cs, w, a.data(), b.data(), c.data(), n, o.threads); !s.ok()) {
-    return fail("a/b/c", s);
+    return prove_fail("a/b/c", s);
   }
   const double synth_ms = ms_since(t);
   t = now_ns();
   ProverOptions po;
   po.threads = o.threads;
   auto pending = prove_start(*pk, {w, a.data(), b.data(), c.data(), n}, po);
-  if (!pending.ok()) return fail("prove_start", pending.status());
+  if (!pending.ok()) return prove_fail("prove_start", pending.status());
   const ProverTimings tm = pending->timings;
   const double start_ms = ms_since(t);
   t = now_ns();
   auto proof = prove_finish(std::move(pending).value(), ProverRandomness::secure(), po);
-  if (!proof.ok()) return fail("prove_finish", proof.status());
+  if (!proof.ok()) return prove_fail("prove_finish", proof.status());
   const double finish_ms = ms_since(t);
   t = now_ns();
   const std::vector<Fr> x(inputs.begin() + 1, inputs.end());
   auto ok = verify(PreparedVerifyingKey(pk->vk), *proof, x);
   const double verify_ms = ms_since(t);
-  if (!ok.ok()) return fail("verify", ok.status());
-  if (!*ok) return fail("verify", internal_error("the proof does not verify; nothing written"));
+  if (!ok.ok()) return prove_fail("verify", ok.status());
+  if (!*ok)
+    return prove_fail("verify", internal_error("the proof does not verify; nothing written"));
 
   fmt::print("params      {:9.1f} ms ({})\n", load_ms, o.trusted ? "trusted: mapped" : "verified");
   fmt::print("r1cs cache  {:9.1f} ms ({} constraints)\n", csr_ms, r1cs->num_constraints());
@@ -115,7 +116,7 @@ int run_prove(const ProveOptions& o) {
                                      {"proof.json", export_snarkjs_proof(*proof)},
                                      {"public.json", export_snarkjs_public(x)},
                                      {"verification_key.json", export_snarkjs_vk(pk->vk)}}) {
-      if (auto s = write_file(o.out + "/" + name, text); !s.ok()) return fail("write", s);
+      if (auto s = write_file(o.out + "/" + name, text); !s.ok()) return prove_fail("write", s);
     }
     fmt::print("wrote       {}/{{proof.bin, proof.json, public.json, verification_key.json}}\n",
                o.out);

@@ -9,9 +9,11 @@
 #include <fmt/core.h>
 
 #include "commands.h"
+#include "zkpipe/log.h"
 #include "zkpipe/version.h"
 
 int main(int argc, char** argv) {
+  zkpipe::log_to_stderr();  // stdout carries only output (tables, --json)
   CLI::App app{"zkpipe-tool: checks plugins, configs and the machine for the zkpipe prover"};
   app.set_version_flag("--version", zkpipe::version_text("zkpipe-tool"));
   app.require_subcommand(1);

@@ -37,7 +37,7 @@ struct OnceOptions {
   unsigned threads = 0;
 };
 
-int fail(const char* step, const Status& s) {
+int once_fail(const char* step, const Status& s) {
   fmt::print(stderr, "prove-once: {}: {}\n", step, s.to_string());
   return s.code() == Code::kInvalidArgument || s.code() == Code::kNotFound ? 2 : 1;
 }
@@ -80,18 +80,18 @@ Result<std::pair<ProvingKey, R1cs>> params_for(const OnceOptions& o, const zkp_p
 
 int run_once(const OnceOptions& o) {
   if (!o.out.empty()) {
-    if (auto s = check_output_dir(o.out, "--out"); !s.ok()) return fail("write", s);
+    if (auto s = check_output_dir(o.out, "--out"); !s.ok()) return once_fail("write", s);
   }
   auto dirs = plugin_search_dirs({{"--plugin-dir", o.plugin_dirs}});
-  if (!dirs.ok()) return fail("plugin", dirs.status());
+  if (!dirs.ok()) return once_fail("plugin", dirs.status());
   PluginRegistry registry(*dirs);
   auto loaded = registry.load(o.type, ZKP_KIND_PROOF_TYPE);
-  if (!loaded.ok()) return fail("plugin", loaded.status());
-  if (!(*loaded)->available()) return fail("plugin", (*loaded)->init_status);
+  if (!loaded.ok()) return once_fail("plugin", loaded.status());
+  if (!(*loaded)->available()) return once_fail("plugin", (*loaded)->init_status);
   const auto* t = (*loaded)->table<zkp_proof_type>();
 
   auto request = read_file(o.request);
-  if (!request.ok()) return fail("request", request.status());
+  if (!request.ok()) return once_fail("request", request.status());
   const std::span<const uint8_t> bytes = as_bytes(*request);
   int64_t t0 = now_ns();
   char msg[ZKP_ERROR_CAPACITY] = "";
@@ -100,27 +100,28 @@ int run_once(const OnceOptions& o) {
           t->parse(bytes.data(), bytes.size(), o.request.c_str(), &job.job, {msg, sizeof msg}), msg,
           "parse");
       !s.ok()) {
-    return fail("parse", s);
+    return once_fail("parse", s);
   }
   zkp_job_info info{};
   info.struct_size = sizeof info;
   if (auto s = plugin_status(t->info(job.job, &info, {msg, sizeof msg}), msg, "info"); !s.ok()) {
-    return fail("info", s);
+    return once_fail("info", s);
   }
   auto indices = partition_indices(t, job.job, info.partitions, o.request);
-  if (!indices.ok()) return fail("parse", indices.status());
+  if (!indices.ok()) return once_fail("parse", indices.status());
   fmt::print(
       "parse       {:9.1f} ms: {} partition(s) of {} ({} constraints, {} public inputs), sector "
       "index {}\n",
       ms_since(t0), info.partitions, info.circuit_id, info.num_constraints, info.num_inputs - 1,
       fmt::join(*indices, ","));
   auto params = params_for(o, t, job.job, info.circuit_id);
-  if (!params.ok()) return fail("params", params.status());
+  if (!params.ok()) return once_fail("params", params.status());
   const auto& [pk, r1cs] = *params;
   if (r1cs.num_inputs != info.num_inputs || r1cs.num_aux != info.num_aux ||
       r1cs.num_constraints() != info.num_constraints) {
-    return fail("params", invalid_argument("the cached R1CS does not match the job's circuit " +
-                                           std::string(info.circuit_id)));
+    return once_fail("params",
+                     invalid_argument("the cached R1CS does not match the job's circuit " +
+                                      std::string(info.circuit_id)));
   }
   const PreparedVerifyingKey pvk(pk.vk);
   const size_t n = pk.domain_size;
@@ -134,38 +135,39 @@ int run_once(const OnceOptions& o) {
                           reinterpret_cast<zkp_fr*>(aux.data()), aux.size(), {msg, sizeof msg}),
             msg, "synthesize");
         !s.ok()) {
-      return fail("synthesize", s);
+      return once_fail("synthesize", s);
     }
     const WitnessView w{inputs, aux};
     if (auto s = evaluate_abc(r1cs, w, a.data(), b.data(), c.data(), n, o.threads); !s.ok()) {
-      return fail("a/b/c", s);
+      return once_fail("a/b/c", s);
     }
     const double synth_ms = ms_since(t0);
     t0 = now_ns();
     ProverOptions po;
     po.threads = o.threads;
     auto pending = prove_start(pk, {w, a.data(), b.data(), c.data(), n}, po);
-    if (!pending.ok()) return fail("prove_start", pending.status());
+    if (!pending.ok()) return once_fail("prove_start", pending.status());
     const double start_ms = ms_since(t0);
     t0 = now_ns();
     auto proof = prove_finish(std::move(pending).value(), ProverRandomness::secure(), po);
-    if (!proof.ok()) return fail("prove_finish", proof.status());
+    if (!proof.ok()) return once_fail("prove_finish", proof.status());
     const double finish_ms = ms_since(t0);
     std::vector<Fr> x(info.num_inputs - 1);
     if (auto s = plugin_status(t->public_inputs(job.job, p, reinterpret_cast<zkp_fr*>(x.data()),
                                                 x.size(), {msg, sizeof msg}),
                                msg, "public_inputs");
         !s.ok()) {
-      return fail("public inputs", s);
+      return once_fail("public inputs", s);
     }
     t0 = now_ns();
     auto ok = verify(pvk, *proof, x);
-    if (!ok.ok()) return fail("verify", ok.status());
+    if (!ok.ok()) return once_fail("verify", ok.status());
     if (!*ok) {
-      return fail("verify", internal_error(fmt::format(
-                                "partition {}: the proof does not verify; nothing written (params "
-                                "kept from an older build of this circuit? remove {}/{}.params)",
-                                (*indices)[p], o.params_dir, info.circuit_id)));
+      return once_fail("verify",
+                       internal_error(fmt::format(
+                           "partition {}: the proof does not verify; nothing written (params "
+                           "kept from an older build of this circuit? remove {}/{}.params)",
+                           (*indices)[p], o.params_dir, info.circuit_id)));
     }
     fmt::print(
         "partition {} synthesis {:.1f} ms, prove_start {:.1f} ms, prove_finish {:.1f} ms, "
@@ -177,7 +179,7 @@ int run_once(const OnceOptions& o) {
   t0 = now_ns();
   auto batch = verify_batch(pvk, proofs, publics, o.threads);
   if (!batch.ok() || !*batch) {
-    return fail("verify", internal_error("the batch of partition proofs does not verify"));
+    return once_fail("verify", internal_error("the batch of partition proofs does not verify"));
   }
   fmt::print("batch verify {:.1f} ms: OK ({} proofs)\n", ms_since(t0), proofs.size());
   if (!o.out.empty()) {
@@ -196,7 +198,7 @@ int run_once(const OnceOptions& o) {
                        proof_layout_json(o.type, info.circuit_id, *indices));
     files.emplace_back("verification_key.json", export_snarkjs_vk(pk.vk));
     for (const auto& [name, content] : files) {
-      if (auto s = write_file(o.out + "/" + name, content); !s.ok()) return fail("write", s);
+      if (auto s = write_file(o.out + "/" + name, content); !s.ok()) return once_fail("write", s);
     }
     fmt::print(
         "wrote       {}/proofs.bin ({} x 192 bytes, in the request's order: sector partitions {}; "

@@ -30,11 +30,6 @@ struct BenchOptions {
   CLI::Option* preset_option = nullptr;
 };
 
-int fail(const Status& s) {
-  fmt::print(stderr, "zkpipe bench: {}\n", s.to_string());
-  return exit_code_for(s);
-}
-
 Result<RunSummary> run_config(const BenchOptions& o, const std::string& path,
                               const std::vector<uint8_t>& input, SignalWatcher& signals) {
   ZKP_ASSIGN_OR_RETURN(Config config, load_config_for_run(path, o.params_dir));
@@ -88,12 +83,13 @@ Result<RunSummary> run_config(const BenchOptions& o, const std::string& path,
 }
 
 int run_remote(const BenchOptions& o) {
-  if (!o.configs.empty()) return fail(invalid_argument("--config and --addr exclude each other"));
+  if (!o.configs.empty())
+    return fail("bench", invalid_argument("--config and --addr exclude each other"));
   if (!o.params_dir.empty()) {
-    return fail(invalid_argument("--params-dir is the local engine's: not with --addr"));
+    return fail("bench", invalid_argument("--params-dir is the local engine's: not with --addr"));
   }
   if (!o.remote.input.empty() && o.preset_option->count() > 0) {
-    return fail(invalid_argument("--preset and --input exclude each other"));
+    return fail("bench", invalid_argument("--preset and --input exclude each other"));
   }
   RemoteBenchOptions r = o.remote;
   r.proof = o.proof;
@@ -107,30 +103,32 @@ int run_remote(const BenchOptions& o) {
 // --urgent: one config, the backlog and each urgent request in one engine.
 int run_urgent(const BenchOptions& o, const std::vector<uint8_t>& backlog, const Config& config,
                const std::string& cache) {
-  if (o.configs.size() != 1) return fail(invalid_argument("--urgent takes exactly one --config"));
-  if (o.rounds == 0) return fail(invalid_argument("--rounds must be at least 1"));
+  if (o.configs.size() != 1)
+    return fail("bench", invalid_argument("--urgent takes exactly one --config"));
+  if (o.rounds == 0) return fail("bench", invalid_argument("--rounds must be at least 1"));
   std::vector<UrgentInput> urgent;
   for (const std::string& spec : o.urgent) {
     const size_t colon = spec.find(':');
     if (colon == std::string::npos || colon == 0 || colon + 1 == spec.size()) {
-      return fail(invalid_argument("--urgent '" + echo_value(spec) + "': give TYPE:PRESET"));
+      return fail("bench",
+                  invalid_argument("--urgent '" + echo_value(spec) + "': give TYPE:PRESET"));
     }
     UrgentInput u{spec.substr(0, colon), spec.substr(colon + 1), {}};
     Result<std::vector<uint8_t>> input =
         bench_request({u.type, u.preset, o.seed}, config_plugin_dirs(config), cache);
-    if (!input.ok()) return fail(input.status().with_context("--urgent " + spec));
+    if (!input.ok()) return fail("bench", input.status().with_context("--urgent " + spec));
     u.input = std::move(*input);
     urgent.push_back(std::move(u));
   }
   SignalWatcher signals;
   Result<std::unique_ptr<pipeline::Engine>> engine = pipeline::Engine::create(config);
-  if (!engine.ok()) return fail(engine.status());
+  if (!engine.ok()) return fail("bench", engine.status());
   signals.attach(engine->get());
   fmt::print("== {}: {}\n", o.configs.front(), (*engine)->memory_plan());
   const Status s =
       run_urgent_bench(**engine, {o.proof, o.preset, o.jobs, o.rounds}, backlog, urgent, o.out_dir);
   signals.attach(nullptr);
-  if (!s.ok()) return fail(s);
+  if (!s.ok()) return fail("bench", s);
   fmt::print("wrote {}/urgent.json\n", o.out_dir);
   return 0;
 }
@@ -138,28 +136,29 @@ int run_urgent(const BenchOptions& o, const std::vector<uint8_t>& backlog, const
 int run_bench(const BenchOptions& o) {
   if (!o.remote.addr.empty()) return run_remote(o);
   if (o.configs.empty()) {
-    return fail(invalid_argument("--config is required (or --addr, for a running zkpipe serve)"));
+    return fail("bench",
+                invalid_argument("--config is required (or --addr, for a running zkpipe serve)"));
   }
   for (const CLI::Option* opt : o.remote_only) {
-    if (opt->count() > 0) return fail(invalid_argument(opt->get_name() + " needs --addr"));
+    if (opt->count() > 0) return fail("bench", invalid_argument(opt->get_name() + " needs --addr"));
   }
-  if (o.jobs == 0) return fail(invalid_argument("--jobs must be at least 1"));
+  if (o.jobs == 0) return fail("bench", invalid_argument("--jobs must be at least 1"));
   std::error_code ec;
-  if (Status s = check_output_dir(o.out_dir, "--out-dir"); !s.ok()) return fail(s);
+  if (Status s = check_output_dir(o.out_dir, "--out-dir"); !s.ok()) return fail("bench", s);
   const std::string cache = o.cache_dir.empty() ? o.out_dir : o.cache_dir;
   // The request is made by the proof type's plugin, found in the first config's plugin_dirs.
   Result<Config> first = load_config_for_run(o.configs.front(), o.params_dir);
-  if (!first.ok()) return fail(first.status());
+  if (!first.ok()) return fail("bench", first.status());
   Result<std::vector<uint8_t>> input =
       bench_request({o.proof, o.preset, o.seed}, config_plugin_dirs(*first), cache);
-  if (!input.ok()) return fail(input.status());
+  if (!input.ok()) return fail("bench", input.status());
   if (!o.urgent.empty()) return run_urgent(o, *input, *first, cache);
   SignalWatcher signals;
   std::vector<RunSummary> runs;
   for (const std::string& path : o.configs) {
     if (signals.signals() > 0) break;
     Result<RunSummary> run = run_config(o, path, *input, signals);
-    if (!run.ok()) return fail(run.status());
+    if (!run.ok()) return fail("bench", run.status());
     runs.push_back(std::move(*run));
   }
   fmt::print("\n== {} {} x {} job(s), all submitted at once\n{}", o.proof, o.preset, o.jobs,
@@ -167,7 +166,7 @@ int run_bench(const BenchOptions& o) {
   nlohmann::json all = nlohmann::json::array();
   for (const auto& r : runs) all.push_back(r.to_json());
   if (Status s = write_file(o.out_dir + "/bench.json", all.dump(2) + "\n"); !s.ok()) {
-    return fail(s);
+    return fail("bench", s);
   }
   fmt::print(
       "wrote {}/<config>.trace.json (Perfetto), <config>.svg, <config>.metrics.txt, "

@@ -29,15 +29,6 @@ using Clock = std::chrono::steady_clock;
 constexpr uint32_t kMaxJobs = 100'000;
 constexpr uint32_t kMaxConcurrency = 256;
 
-int fail(const Status& s) {
-  fmt::print(stderr, "zkpipe bench: {}\n", s.to_string());
-  return exit_code_for(s);
-}
-
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
 struct ErrorCount {
   uint64_t count = 0;
   std::string first_message;
@@ -110,34 +101,35 @@ void run_job(server::Client& client, const RemoteBenchOptions& o, int64_t timeou
 
 int run_bench_remote(const RemoteBenchOptions& o) {
   if (o.jobs == 0 || o.jobs > kMaxJobs) {
-    return fail(invalid_argument(fmt::format("--jobs: {} is not from 1 to {}", o.jobs, kMaxJobs)));
+    return fail("bench",
+                invalid_argument(fmt::format("--jobs: {} is not from 1 to {}", o.jobs, kMaxJobs)));
   }
   if (o.concurrency == 0 || o.concurrency > kMaxConcurrency) {
-    return fail(invalid_argument(
-        fmt::format("--concurrency: {} is not from 1 to {}", o.concurrency, kMaxConcurrency)));
+    return fail("bench", invalid_argument(fmt::format("--concurrency: {} is not from 1 to {}",
+                                                      o.concurrency, kMaxConcurrency)));
   }
   Result<v1::Priority> priority = parse_remote_priority(o.priority);
-  if (!priority.ok()) return fail(priority.status());
+  if (!priority.ok()) return fail("bench", priority.status());
   Result<std::optional<int64_t>> timeout = parse_await_timeout(o.timeout, false);
-  if (!timeout.ok()) return fail(timeout.status());
+  if (!timeout.ok()) return fail("bench", timeout.status());
   if (!o.json.empty()) {
-    if (Status s = check_output_path(o.json, "--json"); !s.ok()) return fail(s);
+    if (Status s = check_output_path(o.json, "--json"); !s.ok()) return fail("bench", s);
   }
   std::string input;
   if (!o.input.empty()) {
     Result<std::string> bytes = read_file(o.input);
-    if (!bytes.ok()) return fail(bytes.status().with_context("--input"));
+    if (!bytes.ok()) return fail("bench", bytes.status().with_context("--input"));
     input = std::move(*bytes);
   } else {
     // Made here, by the proof type's plugin (the server only proves it).
     Result<std::vector<uint8_t>> bytes =
         bench_request({o.proof, o.preset, o.seed}, {{"--plugin-dir", o.plugin_dirs}}, o.cache_dir);
-    if (!bytes.ok()) return fail(bytes.status());
+    if (!bytes.ok()) return fail("bench", bytes.status());
     input.assign(bytes->begin(), bytes->end());
   }
   Result<std::unique_ptr<server::Client>> client =
       connect_remote(RemoteOptions{o.addr, o.token_file});
-  if (!client.ok()) return fail(client.status());
+  if (!client.ok()) return fail("bench", client.status());
 
   Run run;
   run.submit_ms.assign(o.jobs, -1);
@@ -217,7 +209,7 @@ int run_bench_remote(const RemoteBenchOptions& o) {
                               {"e2e_p50_ms", nearest_rank(e2e, 50)},
                               {"e2e_p99_ms", nearest_rank(e2e, 99)},
                               {"wall_s", wall_s}};
-    if (Status s = write_file(o.json, j.dump(2) + "\n"); !s.ok()) return fail(s);
+    if (Status s = write_file(o.json, j.dump(2) + "\n"); !s.ok()) return fail("bench", s);
     fmt::print("wrote {}\n", o.json);
   }
   return errors == 0 ? 0 : 1;

@@ -31,10 +31,6 @@ struct Round {
   std::string urgent_priority;
 };
 
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
 pipeline::JobRequest request_of(const std::string& type, const std::vector<uint8_t>& input,
                                 const std::string& name) {
   pipeline::JobRequest r;

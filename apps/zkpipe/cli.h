@@ -6,8 +6,10 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -85,5 +87,14 @@ std::vector<PluginDirList> config_plugin_dirs(const Config& config);
 // Exit code for a status: 2 for bad input (INVALID_ARGUMENT, NOT_FOUND, ALREADY_EXISTS), 1
 // otherwise.
 int exit_code_for(const Status& s);
+
+// What every subcommand does with an error: "zkpipe COMMAND: <status>" on stderr, after what
+// stdout holds so far, and exit_code_for(s).
+int fail(std::string_view command, const Status& s);
+
+// Milliseconds since `t0` on the steady clock.
+inline double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
 
 }  // namespace zkpipe::cli

@@ -5,9 +5,11 @@
 #include <signal.h>
 
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
+#include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
 #include "cli.h"
@@ -21,6 +23,12 @@ namespace zkpipe::cli {
 int exit_code_for(const Status& s) {
   const Code c = s.code();
   return c == Code::kInvalidArgument || c == Code::kNotFound || c == Code::kAlreadyExists ? 2 : 1;
+}
+
+int fail(std::string_view command, const Status& s) {
+  std::fflush(stdout);  // what was printed before comes first
+  fmt::print(stderr, "zkpipe {}: {}\n", command, s.to_string());
+  return exit_code_for(s);
 }
 
 Result<Config> load_config_for_run(const std::string& path, const std::string& params_dir) {

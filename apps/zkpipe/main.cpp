@@ -9,9 +9,11 @@
 #include <fmt/core.h>
 
 #include "cli.h"
+#include "zkpipe/log.h"
 #include "zkpipe/version.h"
 
 int main(int argc, char** argv) {
+  zkpipe::log_to_stderr();  // stdout carries only output (tables, --json)
   CLI::App app{"zkpipe: pipelined Groth16 proving of storage proofs (PoRep, SnapDeals)"};
   app.set_version_flag("--version", zkpipe::version_text("zkpipe"));
   app.require_subcommand(1);

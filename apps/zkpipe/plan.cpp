@@ -21,11 +21,6 @@ struct PlanOptions {
   bool json = false;
 };
 
-int fail(const Status& s) {
-  fmt::print(stderr, "zkpipe plan: {}\n", s.to_string());
-  return exit_code_for(s);
-}
-
 nlohmann::json to_json(const pipeline::MemoryPrediction& p, const PlanOptions& o) {
   nlohmann::json j;
   j["config"] = o.config;
@@ -61,24 +56,24 @@ nlohmann::json to_json(const pipeline::MemoryPrediction& p, const PlanOptions& o
 }
 
 int run_plan(const PlanOptions& o) {
-  if (o.jobs == 0) return fail(invalid_argument("--jobs must be at least 1"));
+  if (o.jobs == 0) return fail("plan", invalid_argument("--jobs must be at least 1"));
   Result<Config> config = load_config_for_run(o.config, o.params_dir);
-  if (!config.ok()) return fail(config.status());
+  if (!config.ok()) return fail("plan", config.status());
   Result<std::vector<uint8_t>> input =
       bench_request({o.proof, o.preset, o.seed}, config_plugin_dirs(*config), o.cache_dir);
-  if (!input.ok()) return fail(input.status());
+  if (!input.ok()) return fail("plan", input.status());
   pipeline::EngineOptions eo;
   eo.check_plan = false;  // report what would not fit instead of refusing to start
   eo.start_paused = true;
   Result<std::unique_ptr<pipeline::Engine>> engine =
       pipeline::Engine::create(*config, std::move(eo));
-  if (!engine.ok()) return fail(engine.status());
+  if (!engine.ok()) return fail("plan", engine.status());
   pipeline::JobRequest sample;
   sample.proof_type = o.proof;
   sample.input = std::move(*input);
   sample.input_name = fmt::format("{} {} request", o.proof, o.preset);
   Result<pipeline::MemoryPrediction> p = (*engine)->plan(sample, o.jobs);
-  if (!p.ok()) return fail(p.status());
+  if (!p.ok()) return fail("plan", p.status());
   const std::string circuit = p->circuit_id;
   if (o.json) {
     fmt::print("{}\n", to_json(*p, o).dump(2));

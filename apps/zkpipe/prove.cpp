@@ -31,11 +31,6 @@ struct ProveOptions {
   CLI::Option* seed_option = nullptr;
 };
 
-int fail(const Status& s) {
-  fmt::print(stderr, "zkpipe prove: {}\n", s.to_string());
-  return exit_code_for(s);
-}
-
 // proof_K.json and public_K.json per partition (K: its index in the sector) and the verification
 // key, as snarkjs reads them (an independent verifier: `snarkjs groth16 verify`).
 Status write_snarkjs(const std::string& dir, const Config& config, const pipeline::JobResult& r) {
@@ -62,22 +57,23 @@ Status write_snarkjs(const std::string& dir, const Config& config, const pipelin
 int run_prove(const ProveOptions& o) {
   const auto priority = pipeline::parse_priority(o.priority);
   if (!o.priority.empty() && !priority) {
-    return fail(invalid_argument("--priority: '" + o.priority +
-                                 "' is not one of critical, high, normal, low"));
+    return fail("prove", invalid_argument("--priority: '" + o.priority +
+                                          "' is not one of critical, high, normal, low"));
   }
   if (o.input.empty() == o.preset.empty()) {
-    return fail(invalid_argument("give the request as --input FILE or --preset P (one of them)"));
+    return fail("prove",
+                invalid_argument("give the request as --input FILE or --preset P (one of them)"));
   }
   if (o.preset.empty() && o.seed_option->count() > 0) {
-    return fail(invalid_argument("--seed needs --preset"));
+    return fail("prove", invalid_argument("--seed needs --preset"));
   }
   Result<Config> config = load_config_for_run(o.config, o.params_dir);
-  if (!config.ok()) return fail(config.status());
+  if (!config.ok()) return fail("prove", config.status());
   std::vector<uint8_t> input;
   std::string input_name = o.input;
   if (!o.input.empty()) {
     Result<std::string> bytes = read_file(o.input);
-    if (!bytes.ok()) return fail(bytes.status().with_context("--input"));
+    if (!bytes.ok()) return fail("prove", bytes.status().with_context("--input"));
     input.assign(bytes->begin(), bytes->end());
   }
   // Every output is checked before any work: a proof is never made only to be lost.
@@ -86,25 +82,25 @@ int run_prove(const ProveOptions& o) {
                                      {"--status", &o.status},
                                      {"--metrics", &o.metrics}}) {
     if (path->empty()) continue;
-    if (Status s = check_output_path(*path, option); !s.ok()) return fail(s);
+    if (Status s = check_output_path(*path, option); !s.ok()) return fail("prove", s);
   }
   if (!o.out.empty()) {  // its layout sidecar
     const std::string layout = o.out + std::string(tool::kProofLayoutSuffix);
-    if (Status s = check_output_path(layout, "--out"); !s.ok()) return fail(s);
+    if (Status s = check_output_path(layout, "--out"); !s.ok()) return fail("prove", s);
   }
   if (!o.snarkjs.empty()) {
-    if (Status s = check_output_dir(o.snarkjs, "--snarkjs"); !s.ok()) return fail(s);
+    if (Status s = check_output_dir(o.snarkjs, "--snarkjs"); !s.ok()) return fail("prove", s);
   }
   if (!o.preset.empty()) {  // made after the output checks: it may seal a sector
     Result<std::vector<uint8_t>> bytes =
         sample_request({o.proof, o.preset, o.seed}, config_plugin_dirs(*config));
-    if (!bytes.ok()) return fail(bytes.status());
+    if (!bytes.ok()) return fail("prove", bytes.status());
     input = std::move(*bytes);
     input_name = fmt::format("{} preset {} (seed {})", o.proof, o.preset, o.seed);
   }
   SignalWatcher signals;
   Result<std::unique_ptr<pipeline::Engine>> engine = pipeline::Engine::create(*config);
-  if (!engine.ok()) return fail(engine.status());
+  if (!engine.ok()) return fail("prove", engine.status());
   fmt::print("{}: {}\n", o.config, (*engine)->memory_plan());
   signals.attach(engine->get());
   pipeline::JobRequest request;
@@ -117,46 +113,47 @@ int run_prove(const ProveOptions& o) {
   Result<uint64_t> id = (*engine)->submit(std::move(request));
   if (!id.ok()) {
     signals.attach(nullptr);
-    return fail(id.status());
+    return fail("prove", id.status());
   }
   Result<pipeline::JobResult> result = (*engine)->wait(*id);
   const double wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   signals.attach(nullptr);
-  if (!result.ok()) return fail(result.status());
+  if (!result.ok()) return fail("prove", result.status());
   fmt::print("{}", timing_table(*result));
   fmt::print("{}", summary_text(summarize_run(**engine, o.config, {*result}, wall_s)));
   if (!o.trace.empty()) {
     const std::string json =
         pipeline::chrome_trace_json((*engine)->trace().spans(), "zkpipe prove " + input_name);
-    if (Status s = write_file(o.trace, json); !s.ok()) return fail(s);
+    if (Status s = write_file(o.trace, json); !s.ok()) return fail("prove", s);
     fmt::print("trace: {} (open in https://ui.perfetto.dev)\n", o.trace);
   }
   if (!o.status.empty()) {
     if (Status s = write_file(o.status, (*engine)->status_json().dump(2) + "\n"); !s.ok()) {
-      return fail(s);
+      return fail("prove", s);
     }
   }
   if (!o.metrics.empty()) {
-    if (Status s = write_file(o.metrics, (*engine)->metrics_text()); !s.ok()) return fail(s);
+    if (Status s = write_file(o.metrics, (*engine)->metrics_text()); !s.ok())
+      return fail("prove", s);
   }
-  if (!result->status.ok()) return fail(result->status);
+  if (!result->status.ok()) return fail("prove", result->status);
   if (!o.out.empty()) {
     if (Status s = write_file(o.out, std::span<const uint8_t>(result->proof)); !s.ok()) {
-      return fail(s);
+      return fail("prove", s);
     }
     const std::string layout = o.out + std::string(tool::kProofLayoutSuffix);
     if (Status s =
             write_file(layout, tool::proof_layout_json(result->proof_type, result->circuit_id,
                                                        result->partition_indices));
         !s.ok()) {
-      return fail(s);
+      return fail("prove", s);
     }
     fmt::print("proof: {} ({} partition(s) x 192 bytes, verified; sector partitions {}: {})\n",
                o.out, result->partitions.size(), fmt::join(result->partition_indices, ","), layout);
   }
   if (!o.snarkjs.empty()) {
-    if (Status s = write_snarkjs(o.snarkjs, *config, *result); !s.ok()) return fail(s);
+    if (Status s = write_snarkjs(o.snarkjs, *config, *result); !s.ok()) return fail("prove", s);
     fmt::print(
         "snarkjs: {}/verification_key.json, proof_K.json, public_K.json for K = {} (the sector "
         "index)\n",

@@ -104,12 +104,6 @@ struct AwaitOptions {
   CLI::Option* job_option = nullptr;
 };
 
-int fail(std::string_view cmd, const Status& s) {
-  std::fflush(stdout);  // what was printed before comes first
-  fmt::print(stderr, "zkpipe {}: {}\n", cmd, s.to_string());
-  return exit_code_for(s);
-}
-
 void add_result_options(CLI::App* cmd, ResultOptions* o) {
   cmd->add_option("--out", o->out,
                   "write the proof here (only when the server verified every partition), and "

@@ -33,12 +33,6 @@ struct MetricsOptions {
   RemoteOptions remote;
 };
 
-int fail(std::string_view cmd, const Status& s) {
-  std::fflush(stdout);
-  fmt::print(stderr, "zkpipe {}: {}\n", cmd, s.to_string());
-  return exit_code_for(s);
-}
-
 std::string priority_text(int p) {
   switch (p) {
     case v1::PRIORITY_CRITICAL:

@@ -27,11 +27,6 @@ struct ServeOptions {
   bool http_set = false;
 };
 
-int fail(const Status& s) {
-  fmt::print(stderr, "zkpipe serve: {}\n", s.to_string());
-  return exit_code_for(s);
-}
-
 int run_serve(const ServeOptions& o, CLI::App* cmd) {
   // Signals are taken by one thread only: blocked here, before any other thread starts.
   sigset_t set;
@@ -39,13 +34,13 @@ int run_serve(const ServeOptions& o, CLI::App* cmd) {
   for (int sig : {SIGTERM, SIGINT, SIGHUP, SIGUSR2}) sigaddset(&set, sig);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   Result<Config> config = load_config_for_run(o.config, o.params_dir);
-  if (!config.ok()) return fail(config.status());
+  if (!config.ok()) return fail("serve", config.status());
   server::ServeOverrides overrides;
   if (!o.listen.empty()) overrides.listen = o.listen;
   if (cmd->count("--http") > 0) overrides.http = o.http;
   if (!o.token_file.empty()) overrides.token_file = o.token_file;
   Result<std::unique_ptr<server::Server>> started = server::Server::start(*config, overrides);
-  if (!started.ok()) return fail(started.status());
+  if (!started.ok()) return fail("serve", started.status());
   server::Server& srv = **started;
   fmt::print("{}: {}\n", o.config, srv.engine().memory_plan());
   fmt::print("serve: gRPC on {}\n", fmt::join(srv.grpc_addresses(), ", "));

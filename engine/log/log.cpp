@@ -4,6 +4,7 @@
 // a constant initialised before main, and its callback never throws across the C ABI.
 #include "zkpipe/log.h"
 
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -28,6 +29,12 @@ static_assert(ZKP_LOG_TRACE == 0 && ZKP_LOG_DEBUG == 1 && ZKP_LOG_INFO == 2 && Z
               ZKP_LOG_ERROR == 4);
 
 }  // namespace
+
+void log_to_stderr() {
+  auto logger = spdlog::stderr_color_mt("zkpipe");
+  logger->set_level(spdlog::default_logger()->level());
+  spdlog::set_default_logger(std::move(logger));
+}
 
 extern "C" {
 // A level outside ZKP_LOG_TRACE..ZKP_LOG_ERROR is clamped to the nearest one, so a message

@@ -90,6 +90,17 @@ Result<MemoryPrediction> Engine::Impl::plan(const JobRequest& sample, uint64_t j
                         read_system_info());
 }
 
+namespace {
+
+// The request id the engine dedupes by: none when the caller gives the job's id (a job store's,
+// which dedupes by request id itself); the id is still shown in status and results.
+const std::string& dedupe_key(const JobRequest& request) {
+  static const std::string kNone;
+  return request.id != 0 ? kNone : request.request_id;
+}
+
+}  // namespace
+
 // The steps of submit, in order: admit (or attach to the job the request id names), parse (one
 // parse path with check and plan), make the job's record, hold the parsed request's memory
 // (refusing what can never fit), take an earlier attempt's checkpointed proofs, and queue.
@@ -122,7 +133,7 @@ Result<Submitted> Engine::Impl::admit(const JobRequest& request, const std::stri
   if (!accepting) return unavailable("the engine is draining; " + what + " not accepted");
   if (!no_compute.ok()) return no_compute.with_context(what + " not accepted");
   forget_expired();
-  return attach(request.request_id, request.proof_type, hash);
+  return attach(dedupe_key(request), request.proof_type, hash);
 }
 
 // The job's record from its parsed request: info, partition indices, schedule, and the upper
@@ -245,7 +256,7 @@ Result<Submitted> Engine::Impl::enqueue(std::shared_ptr<Job> job, const JobReque
   if (!m.accepting) return unavailable("the engine is draining; " + what + " not accepted");
   // A twin may have been accepted meanwhile: the same request attaches to it, another one with
   // the same id is refused (compared here, under the lock, like the first time).
-  if (Result<Submitted> known = m.attach(request.request_id, request.proof_type, hash);
+  if (Result<Submitted> known = m.attach(dedupe_key(request), request.proof_type, hash);
       !known.ok() || known->attached) {
     return known;
   }
@@ -262,7 +273,7 @@ Result<Submitted> Engine::Impl::enqueue(std::shared_ptr<Job> job, const JobReque
   } else {
     job->id = m.next_job++;
   }
-  if (!request.request_id.empty()) m.by_request_id[request.request_id] = job->id;
+  if (!dedupe_key(request).empty()) m.by_request_id[request.request_id] = job->id;
   job->submitted_ns = m.trace.now_ns();
   job->queued_ns.assign(parts, job->submitted_ns);
   for (uint32_t p = 0; p < parts; ++p) {

@@ -196,9 +196,8 @@ std::vector<Num> insert(ConstraintSystem& cs, const Num& element, std::span<cons
 }
 
 void pack_into_inputs(ConstraintSystem& cs, std::span<const Boolean> bits) {
-  constexpr size_t kCapacity = 254;  // Fr::CAPACITY for BLS12-381
-  for (size_t start = 0; start < bits.size(); start += kCapacity) {
-    const size_t end = std::min(bits.size(), start + kCapacity);
+  for (size_t start = 0; start < bits.size(); start += kFrCapacity) {
+    const size_t end = std::min(bits.size(), start + kFrCapacity);
     Fr value = Fr::zero(), coeff = kOne;
     std::vector<Fr> coeffs;
     coeffs.reserve(end - start);

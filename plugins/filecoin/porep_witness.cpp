@@ -12,7 +12,7 @@
 namespace zkpipe::filecoin_circuit {
 namespace {
 
-constexpr uint32_t kTotalParents = 37;
+constexpr uint32_t kLabelParents = 37;  // DRG 6 + expander 8, repeated to 37
 
 Fr fr(const Domain& d) {
   return *filecoin::fr_from_domain(d);
@@ -160,7 +160,7 @@ Result<PorepWitness> porep_witness(const Commit1Output& c, uint32_t partition,
         for (const ColumnProof& col : p.exp_parents) base.push_back(col.rows[layer - 2]);
       }
       std::vector<Domain> expected;
-      for (uint32_t k = 0; k < kTotalParents; ++k) expected.push_back(base[k % base.size()]);
+      for (uint32_t k = 0; k < kLabelParents; ++k) expected.push_back(base[k % base.size()]);
       if (l.layer_index != layer || l.node != node) {
         return invalid_argument(l_at + ": labels layer " + std::to_string(l.layer_index) +
                                 " node " + std::to_string(l.node));
@@ -265,7 +265,7 @@ Result<SampleCommit1> sample_commit1_output(const std::string& registered_proof,
         LabelingProof l;
         l.layer_index = layer;
         l.node = node;
-        for (uint32_t j = 0; j < kTotalParents; ++j) l.parents.push_back(base[j % base.size()]);
+        for (uint32_t j = 0; j < kLabelParents; ++j) l.parents.push_back(base[j % base.size()]);
         p.labeling.push_back(std::move(l));
       }
       p.encoding = p.labeling.back();

@@ -9,7 +9,6 @@ namespace zkpipe::filecoin_circuit {
 namespace {
 
 const Fr kOne = Fr::one();
-constexpr uint32_t kCapacity = 254;  // Fr::CAPACITY
 
 // 2^i in Fr for i < 256.
 const std::array<Fr, 256>& pow2() {
@@ -152,8 +151,8 @@ void MultiEq::accumulate() {
 
 void MultiEq::enforce_equal(uint32_t num_bits, const LinearCombination& lhs,
                             const LinearCombination& rhs) {
-  if (kCapacity <= bits_used_ + num_bits) accumulate();
-  if (kCapacity <= bits_used_ + num_bits) {
+  if (kFrCapacity <= bits_used_ + num_bits) accumulate();
+  if (kFrCapacity <= bits_used_ + num_bits) {
     throw std::invalid_argument("MultiEq: " + std::to_string(num_bits) + " bits do not fit");
   }
   if (!cs_.witness_only()) {
@@ -404,7 +403,7 @@ std::vector<Boolean> num_to_bits_le(ConstraintSystem& cs, const Num& n) {
 }
 
 Num pack_bits(ConstraintSystem& cs, std::span<const Boolean> bits) {
-  const size_t count = std::min<size_t>(bits.size(), kCapacity);
+  const size_t count = std::min<size_t>(bits.size(), kFrCapacity);
   Fr value = Fr::zero();
   for (size_t i = 0; i < count; ++i) {
     if (bits[i].value()) value += pow2()[i];
@@ -440,7 +439,7 @@ Num sha256_hash_bits(ConstraintSystem& cs, std::span<const Boolean> bits) {
   for (size_t i = 0; i < be.size(); i += 8) {
     for (size_t k = 8; k-- > 0;) le.push_back(be[i + k]);
   }
-  le.resize(kCapacity);
+  le.resize(kFrCapacity);
   return pack_bits(cs, le);
 }
 

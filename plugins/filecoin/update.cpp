@@ -13,7 +13,6 @@ namespace zkpipe::filecoin_circuit {
 namespace {
 
 constexpr uint32_t kGenRandomness = 1;  // HASH_TYPE_GEN_RANDOMNESS: Custom(Arbitrary(1))
-constexpr uint32_t kCapacity = 254;     // Fr::CAPACITY
 constexpr uint64_t k8KiB = 1 << 8, k32KiB = 1 << 10, k16MiB = 1 << 19;
 
 uint32_t log2_exact(uint64_t v) {
@@ -31,7 +30,7 @@ Num gen_randomness(ConstraintSystem& cs, const Num& a, const Num& b) {
 }
 
 uint32_t digests_per_partition(const UpdateShape& s) {
-  const uint32_t per_digest = kCapacity / (s.challenge_bit_len - s.partition_bit_len);
+  const uint32_t per_digest = kFrCapacity / (s.challenge_bit_len - s.partition_bit_len);
   return (s.challenge_count + per_digest - 1) / per_digest;
 }
 
@@ -99,7 +98,7 @@ std::vector<std::vector<Boolean>> update_challenge_bits(ConstraintSystem& cs, co
                                                         const Num& comm_r_new,
                                                         const Num& partition) {
   const uint32_t bits_per_challenge = s.challenge_bit_len - s.partition_bit_len;
-  const uint32_t per_digest = kCapacity / bits_per_challenge;
+  const uint32_t per_digest = kFrCapacity / bits_per_challenge;
   const uint32_t digests = digests_per_partition(s);
   std::vector<std::vector<Boolean>> out;
   out.reserve(s.challenge_count);
@@ -244,7 +243,7 @@ UpdateShape update_shape(uint64_t sector_nodes) {
 std::vector<uint32_t> update_challenges(const UpdateShape& s, const Fr& comm_r_new, uint32_t k) {
   if (k >= s.partition_count) throw std::invalid_argument("SnapDeals: partition out of range");
   const uint32_t bits = s.challenge_bit_len - s.partition_bit_len;
-  const uint32_t per_digest = kCapacity / bits;
+  const uint32_t per_digest = kFrCapacity / bits;
   uint64_t digest_index = uint64_t{k} * digests_per_partition(s);
   std::vector<uint32_t> out;
   out.reserve(s.challenge_count);

@@ -9,7 +9,7 @@ namespace {
 using nlohmann::json;
 
 // A JSON reader that names where it is: every error carries `what` and the path.
-struct Reader {
+struct JsonReader {
   const std::string& what;
 
   Status fail(const std::string& path, const std::string& why) const {
@@ -231,7 +231,7 @@ Result<Commit1Output> parse_commit1_output(std::span<const uint8_t> bytes,
                                            const std::string& what) {
   const json j = json::parse(bytes.begin(), bytes.end(), nullptr, false);
   if (j.is_discarded() || !j.is_object()) return invalid_argument(what + ": not a JSON object");
-  const Reader r{what};
+  const JsonReader r{what};
   Commit1Output c;
   ZKP_ASSIGN_OR_RETURN(const json* name, r.field(j, "$", "registered_proof"));
   if (!name->is_string()) return r.fail("$.registered_proof", "not a string");

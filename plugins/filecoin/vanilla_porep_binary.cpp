@@ -10,9 +10,9 @@ namespace {
 constexpr uint64_t kMaxCount = uint64_t{1} << 20;  // no C1 output holds more of anything
 constexpr uint64_t kMaxSiblings = 35;              // an arity of 36 at most
 
-class Reader {
+class BinaryReader {
  public:
-  Reader(std::span<const uint8_t> b, const std::string& what) : b_(b), what_(what) {}
+  BinaryReader(std::span<const uint8_t> b, const std::string& what) : b_(b), what_(what) {}
 
   Status fail(const std::string& field, const std::string& why) const {
     return fail_at(at_, field, why);
@@ -257,7 +257,7 @@ void put_string(std::vector<uint8_t>& out, const std::string& s) {
 
 Result<Commit1Output> parse_commit1_binary(std::span<const uint8_t> bytes,
                                            const std::string& what) {
-  Reader r(bytes, what);
+  BinaryReader r(bytes, what);
   Commit1Output c;
   ZKP_ASSIGN_OR_RETURN(c.comm_d, r.bytes32("comm_d", true));
   ZKP_ASSIGN_OR_RETURN(c.comm_r, r.bytes32("comm_r", true));

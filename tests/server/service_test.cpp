@@ -222,6 +222,19 @@ TEST_CASE("serve: request ids, await timeouts, cancel and watch", "[server]") {
   REQUIRE(s.submit(submit_request(mimc(32, 2, 7), "sector-7"), &b).ok());
   CHECK(b.attached());
   CHECK(a.job_id() == b.job_id());
+  // Issue 33 #4: the engine's status (HTTP /status, the panel) names the request id (it was '').
+  // The claim may still be on its way into the engine (the claimer thread): bounded, 5 s.
+  bool named = false;
+  nlohmann::json engine_status;
+  for (int i = 0; i < 500 && !named; ++i) {
+    if (i > 0) std::this_thread::sleep_for(milliseconds(10));
+    engine_status = srv->engine().status_json();
+    for (const auto& j : engine_status["jobs"]) {
+      named = named || (j["job"] == a.job_id() && j["request_id"] == "sector-7");
+    }
+  }
+  INFO(engine_status["jobs"].dump());
+  CHECK(named);
   grpc::Status clash = s.submit(submit_request(mimc(32, 2, 8), "sector-7"), &b);
   CHECK(clash.error_code() == grpc::StatusCode::ALREADY_EXISTS);
   CHECK(clash.error_message().find("sector-7") != std::string::npos);

@@ -1,6 +1,6 @@
 // tests/tools/run_tool.h: runs a built program (zkpipe-tool, zkpipe) with arguments and captures
-// its exit code and output (stdout + stderr), for tests of the command-line surface.
-// Thread-safety: popen per call; safe to call from one test at a time.
+// its exit code and output (stdout + stderr, or stdout alone), for tests of the command-line
+// surface. Thread-safety: popen per call; safe to call from one test at a time.
 #pragma once
 
 #include <sys/wait.h>
@@ -16,9 +16,11 @@ struct ToolRun {
   std::string output;
 };
 
-inline ToolRun run_program(const std::string& program, const std::string& args) {
+// `stderr_too` false: the output is stdout alone (stderr is dropped), for --json's promise.
+inline ToolRun run_program(const std::string& program, const std::string& args,
+                           bool stderr_too = true) {
   ToolRun r;
-  const std::string cmd = program + " " + args + " 2>&1";
+  const std::string cmd = program + " " + args + (stderr_too ? " 2>&1" : " 2>/dev/null");
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return r;
   std::array<char, 4096> buf{};

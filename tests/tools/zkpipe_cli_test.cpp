@@ -78,6 +78,24 @@ TEST_CASE("zkpipe prove: a request through the pipeline, with timings, trace, st
   CHECK(std::filesystem::exists(dir.path / "params" / "mimc-test-r40.params.validated"));
 }
 
+// Issue 33: `zkpipe plan --json | jq` failed on log lines before the JSON. Logs go to stderr.
+TEST_CASE("zkpipe plan --json: stdout is the JSON alone", "[tools]") {
+  TempDir dir("zkpipe_plan_json");
+  const std::string config = config_in(dir);
+  for (const std::string preset : {"small", "medium"}) {
+    const auto r = run_program(
+        ZKPIPE_TEST_ZKPIPE,
+        fmt::format("plan --config {} --proof mimc_jobs --preset {} --json --cache-dir {}", config,
+                    preset, (dir.path / "cache").string()),
+        /*stderr_too=*/false);
+    INFO(r.output);
+    CHECK(r.exit_code == 0);
+    const auto j = nlohmann::json::parse(r.output, nullptr, false);
+    REQUIRE_FALSE(j.is_discarded());
+    CHECK(j.contains("budget_for_one_bytes"));
+  }
+}
+
 TEST_CASE("zkpipe prove: bad configs, inputs and proof types are refused with exit 2",
           "[tool][pipeline]") {
   TempDir dir("zkpipe_cli");

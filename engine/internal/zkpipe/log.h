@@ -13,6 +13,11 @@ namespace zkpipe {
 // "trace", "debug", "info", "warn", "error"; INVALID_ARGUMENT for anything else.
 Status set_log_level(const std::string& level);
 
+// Every log line (the engine's and the plugins') goes to standard error from now on, so that a
+// program's standard output carries only what it prints (tables, `--json`). The programs call it
+// first in main. Not thread-safe: call it before any other thread logs.
+void log_to_stderr();
+
 // The table passed to every plugin's init.
 const zkp_host* plugin_host();
 

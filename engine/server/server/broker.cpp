@@ -165,6 +165,7 @@ Status JobBroker::run_claimed(store::Claimed c, uint32_t* queue_position) {
   pipeline::JobRequest r;
   r.proof_type = c.proof_type;
   r.input = std::move(c.input);
+  r.request_id = c.request_id;  // shown in /status and the panel (the store deduplicated it)
   r.input_name = c.request_id.empty() ? fmt::format("job {}", c.id)
                                       : fmt::format("job {} (request {})", c.id, c.request_id);
   r.priority = pipeline::priority_from_int(c.priority).value_or(pipeline::Priority::kNormal);

@@ -44,7 +44,9 @@ struct JobRequest {
   // Unset: the proof type's default likewise, else none. A job whose deadline passes before its
   // last partition starts fails with DEADLINE_EXCEEDED.
   std::optional<std::chrono::steady_clock::time_point> deadline;
-  std::string request_id;  // the caller's; a repeat with the same input attaches to the job
+  // The caller's; a repeat with the same input attaches to the job (unless `id` is set: then the
+  // caller's job store has deduplicated it, and the id is only shown in status and results).
+  std::string request_id;
   // Partitions an earlier attempt already proved (a job store's checkpoints): position in the
   // request -> its 192-byte proof. They are not proved again; the job's batch verification
   // checks them with the rest, and one that does not verify (or decode) is proved again.

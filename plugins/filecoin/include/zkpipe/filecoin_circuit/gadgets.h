@@ -8,6 +8,7 @@
 // Thread-safety: functions take the ConstraintSystem of the calling thread.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -15,6 +16,9 @@
 #include "zkpipe/gadgets/num.h"
 
 namespace zkpipe::filecoin_circuit {
+
+// Fr::CAPACITY of BLS12-381: the bits a field element holds whole (multipacking's chunk size).
+inline constexpr uint32_t kFrCapacity = 254;
 
 using crypto::Fr;
 using gadgets::Boolean;
