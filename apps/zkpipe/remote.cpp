@@ -5,6 +5,8 @@
 // client command shares (remote.h).
 // Thread-safety: main thread.
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 
 #include <fmt/core.h>
 #include <fmt/ranges.h>
@@ -21,14 +23,29 @@
 namespace zkpipe::cli {
 
 void add_remote_options(CLI::App* cmd, RemoteOptions* o) {
-  cmd->add_option("--addr", o->addr, "the daemon: unix:///path/to.sock or host:port")->required();
+  cmd->add_option("--addr", o->addr,
+                  "the daemon: unix:///path/to.sock or host:port (default: $ZKPIPE_ADDR, else "
+                  "the package's unix:///run/zkpipe/zkpipe.sock when it exists)");
   cmd->add_option("--token-file", o->token_file,
                   "file holding the bearer token (mode 600), for a TCP daemon that requires one");
 }
 
+Result<std::string> daemon_address(const std::string& given) {
+  if (!given.empty()) return given;
+  if (const char* env = std::getenv("ZKPIPE_ADDR"); env != nullptr && *env != '\0') {
+    return std::string(env);
+  }
+  std::error_code ec;
+  if (std::filesystem::exists(kPackageSocket, ec)) return "unix://" + std::string(kPackageSocket);
+  return invalid_argument(fmt::format(
+      "--addr: no daemon named (--addr or ZKPIPE_ADDR), and the package's socket {} does not "
+      "exist (is zkpipe.service running?)",
+      kPackageSocket));
+}
+
 Result<std::unique_ptr<server::Client>> connect_remote(const RemoteOptions& o) {
   server::ClientOptions options;
-  options.addr = o.addr;
+  ZKP_ASSIGN_OR_RETURN(options.addr, daemon_address(o.addr));
   options.token_file = o.token_file;
   return server::Client::connect(options);
 }

@@ -32,8 +32,13 @@ inline constexpr std::string_view kDefaultAwaitTimeout = "10m";
 struct RemoteOptions {
   std::string addr, token_file;
 };
-// --addr (required) and --token-file.
+// --addr (else daemon_address's default) and --token-file.
 void add_remote_options(CLI::App* cmd, RemoteOptions* o);
+// The package's gRPC socket (configs/systemd/zkpipe.service, config.h's default listen).
+inline constexpr const char* kPackageSocket = "/run/zkpipe/zkpipe.sock";
+// The daemon a client command talks to: `given` (--addr), else $ZKPIPE_ADDR, else the package's
+// socket when it exists; INVALID_ARGUMENT naming all three when none is there.
+Result<std::string> daemon_address(const std::string& given);
 Result<std::unique_ptr<server::Client>> connect_remote(const RemoteOptions& o);
 
 // A failed call as a Status: the code as from_grpc maps it, the message prefixed with the RPC

@@ -22,6 +22,31 @@ uint64_t next_pow2(uint64_t x) {
   return n;
 }
 
+// What one partition of a circuit needs at least before its params exist: the H and L queries of
+// its params (one G1 point a domain row and a private wire; A and B are left out, their densities
+// being unknown before setup), its a/b/c and witness (the bounds a job holds), and the parsed
+// request. Never more than the truth, so a job refused for it can never fit (issue 34 #11: a
+// client-chosen shape of millions of constraints went to setup and an OOM kill under a 1 GiB
+// budget).
+uint64_t need_lower_bound(const JobInfo& info, const PipelineShape& shape, uint64_t request) {
+  using u128 = unsigned __int128;
+  const uint64_t domain = next_pow2(info.num_constraints + info.num_inputs);
+  const uint64_t wires = uint64_t{info.num_inputs} + info.num_aux;
+  const u128 need = (u128{domain} + info.num_aux) * sizeof(groth16::G1Affine) +
+                    abc_bytes(domain, shape.granularity) + witness_bytes(wires, shape.granularity) +
+                    request;
+  return need > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(need);
+}
+
+std::string never_fits_without_params(const std::string& what, const JobInfo& info, uint64_t least,
+                                      uint64_t budget) {
+  return fmt::format(
+      "{}: one partition of {} ({} constraints) needs at least {} (its params' H and L queries, "
+      "a/b/c, the witness and the parsed request), more than the whole memory budget of {} "
+      "(pipeline.budget); its params are not made, since they could never be used",
+      what, info.circuit_id, info.num_constraints, format_bytes(least), format_bytes(budget));
+}
+
 }  // namespace
 
 Result<uint64_t> Engine::submit(JobRequest request) {
@@ -61,6 +86,10 @@ Result<Submitted> Engine::Impl::check(const JobRequest& request) {
           "says what a workload needs)",
           what, info.circuit_id, format_bytes(need), format_bytes(budget->total())));
     }
+  } else if (const uint64_t least =
+                 need_lower_bound(info, shape, request_reservation_bytes(request.input.size()));
+             least > budget->total()) {
+    return resource_exhausted(never_fits_without_params(what, info, least, budget->total()));
   }
   Submitted out;
   out.partitions = info.partitions;
@@ -170,11 +199,14 @@ Status Engine::Impl::hold_request(Job& job, uint64_t input_bytes) {
   const std::string& what = job.input_name;
   const JobInfo& info = job.info;
   uint64_t need = job.abc_bytes + job.rest_bytes, resident = 0;
+  const uint64_t request_bytes = request_reservation_bytes(input_bytes);
   if (Result<CircuitMemory> c = params_cache->circuit_memory(info.circuit_id); c.ok()) {
     need = c->abc + c->rest();
     resident = c->resident();
+  } else if (const uint64_t least = need_lower_bound(info, shape, request_bytes);
+             least > budget->total()) {
+    return resource_exhausted(never_fits_without_params(what, info, least, budget->total()));
   }
-  const uint64_t request_bytes = request_reservation_bytes(input_bytes);
   const uint64_t reserve = config.pipeline.reserve_bytes;
   if (job.priority != Priority::kCritical && reserve > 0 &&
       resident + need + request_bytes + reserve > budget->total() &&

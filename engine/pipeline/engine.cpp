@@ -74,8 +74,13 @@ Result<std::unique_ptr<Engine>> Engine::create(const Config& config, EngineOptio
       impl->shape);
   impl->budget->set_reclaimer(
       [raw](uint64_t needed) { return raw->params_cache->reclaim(needed); });
-  impl->plan_text = impl->startup_prediction(plan, info);
-  spdlog::info("{}: {}", config.path, impl->plan_text);
+  impl->memory_plan = plan;
+  impl->startup_rss = current_rss_bytes();
+  {
+    MutexLock lock(impl->plan_mu);
+    impl->plan_text = impl->startup_prediction(plan, info, impl->startup_rss);
+    spdlog::info("{}: {}", config.path, impl->plan_text);
+  }
   impl->options.check_plan = options.check_plan;
   impl->options.retain = options.retain;
   impl->options.trace_window = options.trace_window;
@@ -138,7 +143,8 @@ void Engine::Impl::stop() {
 
 // The budget, and the predicted peak with the largest circuit whose params are in params.dir
 // when the pipeline's queues are full (its configured limits; no requests counted).
-std::string Engine::Impl::startup_prediction(const MemoryPlan& plan, const SystemInfo& info) {
+std::string Engine::Impl::startup_prediction(const MemoryPlan& plan, const SystemInfo& info,
+                                             uint64_t baseline) const {
   const std::string cap = describe_memory_plan(plan, info);
   std::optional<MemoryPrediction> largest;
   size_t circuits = 0;
@@ -149,8 +155,8 @@ std::string Engine::Impl::startup_prediction(const MemoryPlan& plan, const Syste
       continue;
     }
     ++circuits;
-    MemoryPrediction p = predict_memory({*m, UINT64_MAX, 1, 0}, shape, budget->total(),
-                                        current_rss_bytes(), pool->page_locked(), info);
+    MemoryPrediction p = predict_memory({*m, UINT64_MAX, 1, 0}, shape, budget->total(), baseline,
+                                        pool->page_locked(), info);
     if (!largest || p.peak_host > largest->peak_host) largest = std::move(p);
   }
   if (!largest) {
@@ -254,8 +260,18 @@ std::string Engine::metrics_text() const {
 const TraceRecorder& Engine::trace() const {
   return impl_->trace;
 }
+std::string Engine::Impl::current_plan_text() const {
+  const uint64_t loads = params_cache->stats().loads;
+  MutexLock lock(plan_mu);
+  if (loads != plan_params_loads) {
+    plan_params_loads = loads;
+    plan_text = startup_prediction(memory_plan, read_system_info(), startup_rss);
+  }
+  return plan_text;
+}
+
 std::string Engine::memory_plan() const {
-  return impl_->plan_text;
+  return impl_->current_plan_text();
 }
 std::vector<std::string> Engine::device_tracks() const {
   std::vector<std::string> out;

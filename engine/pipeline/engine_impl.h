@@ -176,7 +176,11 @@ struct Engine::Impl {
   std::unique_ptr<MemoryBudget> budget;
   std::unique_ptr<ParamsCache> params_cache;
   TraceRecorder trace;
-  std::string plan_text;
+  mutable Mutex plan_mu;
+  mutable std::string plan_text ZKP_GUARDED_BY(plan_mu);
+  MemoryPlan memory_plan;    // as checked at start
+  uint64_t startup_rss = 0;  // the process's RSS when the plan was first made
+  mutable uint64_t plan_params_loads ZKP_GUARDED_BY(plan_mu) = 0;  // ParamsStats::loads seen
   PipelineShape shape;
   size_t compute_workers = 0;
   // The most one partition of any submitted job needed (its params, scratch and working set):
@@ -223,7 +227,11 @@ struct Engine::Impl {
   std::map<std::string, ProofTypePlugin> types ZKP_GUARDED_BY(types_mu);
 
   // Start-up and shutdown (engine.cpp).
-  std::string startup_prediction(const MemoryPlan& plan, const SystemInfo& info);
+  std::string startup_prediction(const MemoryPlan& plan, const SystemInfo& info,
+                                 uint64_t baseline) const;
+  // plan_text, made again once params were loaded since it was made (a daemon that started
+  // with no params in params.dir predicts from the circuits it has made or loaded since).
+  std::string current_plan_text() const ZKP_EXCLUDES(plan_mu);
   // Sets `paused` and live_compute, then starts the workers. Not analysed: it writes those
   // guarded members without mu, which is sound only because no worker thread exists yet.
   void start_workers(bool start_paused) ZKP_NO_THREAD_SAFETY_ANALYSIS;

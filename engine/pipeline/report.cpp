@@ -71,6 +71,7 @@ std::vector<std::pair<std::string, DeviceMemoryStatus>> Engine::Impl::memory_of_
 nlohmann::json Engine::Impl::status_json() const {
   using nlohmann::json;
   json out;
+  const std::string memory_text = current_plan_text();  // before mu (it reads the cache)
   const BudgetStats b = budget->stats();
   const ParamsStats s = params_cache->stats();
   const auto device_mem = memory_of_devices();
@@ -138,7 +139,7 @@ nlohmann::json Engine::Impl::status_json() const {
                    {"grants", b.grants},
                    {"refusals", b.refusals},
                    {"timeouts", b.timeouts}};
-  out["memory"] = plan_text;  // the start-up line: predicted peak at the limits, and the cap
+  out["memory"] = memory_text;  // the start-up line, remade once params were loaded
   out["params"] = {{"hot", s.hot},
                    {"warm", s.warm},
                    {"in_use", s.in_use},

@@ -242,6 +242,28 @@ TEST_CASE("Engine faults: a request larger than the whole budget fails at once",
   CHECK(r.status().message().find("pipeline.budget") != std::string::npos);
 }
 
+// Issue 34 #11: a circuit whose params do not exist yet was checked against the budget with its
+// a/b/c and witness only, so a client-chosen shape went to setup (params.missing: setup) and
+// past the budget. Its params' H and L queries count now: refused before any setup.
+TEST_CASE("Engine faults: a circuit whose params could never fit is refused before its setup",
+          "[pipeline]") {
+  const std::string dir = (scratch().path / "never-fits").string();
+  pipeline::EngineOptions options;
+  options.budget_bytes = 3 << 20;  // above a/b/c + witness of 4096 rounds, below with H and L
+  auto engine = make_engine(test_config("", "threads: 1", dir), std::move(options));
+  pipeline::JobRequest r = mimc_request(4096, 1, 1);
+  for (const bool check_only : {true, false}) {
+    INFO(check_only);
+    const Status s = check_only ? engine->check(r).status() : engine->submit(r).status();
+    REQUIRE_FALSE(s.ok());
+    CHECK(s.code() == Code::kResourceExhausted);
+    CHECK(s.message().find("its params are not made") != std::string::npos);
+    CHECK(s.message().find("pipeline.budget") != std::string::npos);
+  }
+  std::error_code ec;
+  CHECK((!std::filesystem::exists(dir, ec) || std::filesystem::is_empty(dir, ec)));  // no setup
+}
+
 TEST_CASE("Engine faults: a memory plan larger than this machine refuses to start", "[pipeline]") {
   Result<std::unique_ptr<pipeline::Engine>> e =
       pipeline::Engine::create(test_config("budget: 1000TiB"));

@@ -169,6 +169,22 @@ server:
         rc, text = run("metrics", "--addr", sock)
         check("zkpipe metrics over gRPC", rc == 0 and "zkpipe_rpc_calls_total" in text, text[-200:])
 
+        # No --addr: $ZKPIPE_ADDR, else the package's socket when it exists, else a clear error.
+        env = dict(os.environ, ZKPIPE_ADDR=sock)
+        p = subprocess.run([ZKPIPE, "status"], capture_output=True, text=True, timeout=60, env=env)
+        check("no --addr: ZKPIPE_ADDR names the daemon", p.returncode == 0 and "queues" in p.stdout,
+              p.stdout[-300:] + p.stderr[-300:])
+        env.pop("ZKPIPE_ADDR")
+        p = subprocess.run([ZKPIPE, "status"], capture_output=True, text=True, timeout=60, env=env)
+        if os.path.exists("/run/zkpipe/zkpipe.sock"):  # a packaged daemon on this machine
+            check("no --addr: the package's socket is used", "/run/zkpipe/zkpipe.sock" in
+                  p.stdout + p.stderr or p.returncode == 0, p.stdout[-300:] + p.stderr[-300:])
+        else:
+            check("no --addr and no package socket: exit 2 naming --addr, ZKPIPE_ADDR and the socket",
+                  p.returncode == 2 and all(w in p.stderr for w in
+                                            ("--addr", "ZKPIPE_ADDR", "/run/zkpipe/zkpipe.sock")),
+                  f"{p.returncode}: {p.stderr[-300:]}")
+
         # Request ids.
         rc, first = run("submit", "--addr", sock, "--proof", "mimc_jobs", "--input", quick,
                         "--request-id", "sector-1")

@@ -140,6 +140,11 @@ TEST_CASE("serve: submit, await, prove, status and metrics", "[server]") {
   CHECK(st.devices_size() == 1);
   CHECK(st.queues_size() == 4);
   CHECK(st.jobs_size() == 0);  // none in flight
+  // Issue 33: the memory line still said "no params ... yet to predict from" after the daemon
+  // had made and used them; it is made again once params are loaded.
+  INFO(st.memory_plan());
+  CHECK(st.memory_plan().find("no params") == std::string::npos);
+  CHECK(st.memory_plan().find("mimc-test-r32") != std::string::npos);
   v1::Metrics m;
   REQUIRE(s.stub->GetMetrics(Stub::ctx().get(), {}, &m).ok());
   CHECK(m.text().find("zkpipe_jobs_completed_total{type=\"mimc_jobs\"} 2") != std::string::npos);

@@ -4,8 +4,9 @@ SIGKILL at 10 seeded random moments while a backlog of 20 small jobs (mimc_jobs,
 each) is proved, and restarted each time. Then: every job is done exactly once (zk_job.completions
 = 1), every proof verifies with zkpipe-tool's verifier from the snarkjs files the client writes, a
 job acknowledged right before a kill is not lost, checkpointed partitions are not proved again
-after a restart, a second daemon on the same store file is refused, and a torn input in the store
-is detected (the job fails naming the SHA-256; nothing is proved from it).
+after a restart, a second daemon on the same store file is refused, a torn input in the store
+is detected (the job fails naming the SHA-256; nothing is proved from it), and after a second
+SIGTERM the waiting client and the store agree (UNAVAILABLE and queued; the next start proves it).
 Prints the kill-to-reclaim times and submit latencies (figures for the README). Standard library
 only (+ the sqlite3 CLI); every wait is bounded."""
 import json
@@ -78,6 +79,23 @@ class Daemon:
         except subprocess.TimeoutExpired:
             self.kill9()
             return None
+
+
+def wait_state(db, request_id, state, seconds):
+    """Whether the stored job of `request_id` reaches `state` within `seconds`."""
+    until = time.time() + seconds
+    while time.time() < until:
+        try:
+            con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+            row = con.execute("SELECT state FROM zk_job WHERE request_id = ?",
+                              (request_id,)).fetchone()
+            con.close()
+            if row and row[0] == state:
+                return True
+        except sqlite3.Error:
+            pass
+        time.sleep(0.02)
+    return False
 
 
 def wait_partial(db, seconds):
@@ -241,6 +259,44 @@ store:
                    timeout=120)
     check("the torn input is detected: the job fails naming its SHA-256",
           rc != 0 and "SHA-256" in text, f"rc {rc}: {text[-400:]}")
+    code = d.term(60)
+    check("SIGTERM: exit 0", code == 0, d.text()[-400:])
+
+    # A second SIGTERM (issue 33 #3): the job in flight goes back to the store's queue, so its
+    # waiting client is told UNAVAILABLE (await again), not CANCELLED; the next start proves it.
+    d = Daemon(config, log)
+    check("restart for the double SIGTERM says ready", d.wait_ready(120), d.text()[-600:])
+    path = request("double-term.json", 16384, 3, 9)
+    waiter = subprocess.Popen([ZKPIPE, "submit", "--addr", sock, "--proof", "mimc_jobs", "--input",
+                               path, "--request-id", "double-term", "--wait"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    running = wait_state(db, "double-term", "running", 60)
+    check("the job to interrupt is running", running)
+    d.p.send_signal(signal.SIGTERM)
+    time.sleep(0.3)
+    d.p.send_signal(signal.SIGTERM)
+    try:
+        code = d.p.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        d.kill9()
+        code = None
+    check("double SIGTERM: exit 0", code == 0, d.text()[-400:])
+    try:
+        out, _ = waiter.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        waiter.kill()
+        out = "timed out"
+    check("double SIGTERM: the waiting client is told UNAVAILABLE (await again), not CANCELLED",
+          waiter.returncode != 0 and "UNAVAILABLE" in out and "CANCELLED" not in out.upper(),
+          out[-400:])
+    check("double SIGTERM: the store keeps the job queued, as the client was told",
+          wait_state(db, "double-term", "queued", 5), d.text()[-400:])
+    d = Daemon(config, log)
+    check("restart after the double SIGTERM says ready", d.wait_ready(120), d.text()[-600:])
+    rc, text = run("await", "--addr", sock, "--request-id", "double-term", "--timeout", "5m",
+                   timeout=400)
+    check("the next start proves the job the double SIGTERM gave back", rc == 0 and
+          "verified" in text, f"rc {rc}: {text[-400:]}")
     code = d.term(60)
     check("SIGTERM: exit 0", code == 0, d.text()[-400:])
 

@@ -257,6 +257,11 @@ std::optional<uint64_t> JobBroker::local_job(uint64_t id) const {
   return c->second.engine_job;  // == id
 }
 
+bool JobBroker::holds(uint64_t id) const {
+  std::lock_guard lock(mu_);
+  return by_id_.count(id) > 0 || committing_.count(id) > 0;
+}
+
 Status JobBroker::cancel(uint64_t id, bool* was_running) {
   ZKP_ASSIGN_OR_RETURN(const store::CancelReply reply, store_.cancel(id));
   *was_running = reply.was_running;

@@ -17,6 +17,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -69,6 +70,8 @@ class JobBroker {
   void wait_commit(std::chrono::milliseconds slice);
   // The engine job running store job `id` here, if any (the engine uses the store's ids).
   std::optional<uint64_t> local_job(uint64_t id) const;
+  // Whether this worker still holds store job `id`: claimed, or its end being written.
+  bool holds(uint64_t id) const;
   // A client's cancel. NOT_FOUND / FAILED_PRECONDITION (already ended) as the store says.
   Status cancel(uint64_t id, bool* was_running);
   // Jobs queued or running in the store (the whole cluster's with PostgreSQL).
@@ -111,6 +114,7 @@ class JobBroker {
   std::map<uint64_t, Claim> claims_;       // mu_: by tag (JobRequest::tag)
   std::map<uint64_t, uint64_t> by_id_;     // mu_: store id -> tag
   std::deque<pipeline::JobResult> ended_;  // mu_: for the committer
+  std::set<uint64_t> committing_;          // mu_: store ids whose end the committer writes
   uint64_t next_tag_ = 1;                  // mu_
   uint64_t commits_ = 0;                   // mu_
   bool claiming_ = true, detached_ = false, stopping_ = false, wake_claimer_ = false;  // mu_

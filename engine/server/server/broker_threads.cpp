@@ -197,10 +197,12 @@ void JobBroker::committer_loop() {
       known = true;
       claims_.erase(it);
       if (auto b = by_id_.find(c.id); b != by_id_.end() && b->second == r.tag) by_id_.erase(b);
+      committing_.insert(c.id);
     }
     lock.unlock();
     if (known) commit(r, c);
     lock.lock();
+    if (known) committing_.erase(c.id);
     ++commits_;
     wake_claimer_ = true;  // a slot in the pipeline is free
     commit_cv_.notify_all();

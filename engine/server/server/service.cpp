@@ -216,6 +216,16 @@ grpc::Status ProvingService::await(grpc::ServerContext* ctx, uint64_t job, bool 
       }
       return grpc::Status::OK;
     }
+    // A stopping daemon claims nothing more: a job queued in the store (never claimed here, or
+    // given back by a cancelled drain) will not end here, and the client is told so rather
+    // than CANCELLED when the listeners close (issue 33 #3: the client and the store agree).
+    if (state_.draining && r->state == store::JobState::kQueued && !broker_.holds(job)) {
+      return {grpc::StatusCode::UNAVAILABLE,
+              fmt::format("job {} is queued in the job store and this daemon is stopping: it "
+                          "will not end here now; await it again (after the restart, or on "
+                          "another daemon of the cluster)",
+                          job)};
+    }
     if (ctx->IsCancelled()) return {grpc::StatusCode::CANCELLED, "the client went away"};
     const auto now = Clock::now();
     if (now >= until) {
@@ -347,12 +357,57 @@ grpc::Status ProvingService::WatchJob(grpc::ServerContext* ctx, const v1::WatchJ
     }
     std::optional<pipeline::JobEvent> e = watch->next(kSlice);
     if (!e) continue;
+    // An end other than DONE (a client's cancel, a failure that may be retried, a daemon that
+    // stops and gives the job back to the queue) is told as the job store records it, so the
+    // client and the store agree (issue 33 #3: a second SIGTERM said CANCELLED of a job the
+    // store kept queued and the next start proved).
+    if (e->kind == pipeline::EventKind::kJobEnded && e->state != pipeline::JobState::kDone) {
+      return done(stored_end(ctx, job, writer));
+    }
     v1::JobEvent msg;
     fill_event(*e, &msg);
     msg.set_job_id(job);
     if (!writer->Write(msg)) return done({grpc::StatusCode::CANCELLED, "the client went away"});
     if (e->kind == pipeline::EventKind::kJobEnded) return done(grpc::Status::OK);
   }
+}
+
+grpc::Status ProvingService::stored_end(grpc::ServerContext* ctx, uint64_t job,
+                                        grpc::ServerWriter<v1::JobEvent>* writer) {
+  for (;;) {
+    Result<store::JobRecord> r = broker_.record(job, false);
+    if (!r.ok()) return to_grpc(r.status());
+    if (store::is_final(r->state)) return write_stored_end(job, *r, writer);
+    // The broker has written what ended here (it holds the job no more) and the job is not
+    // final: the store queued it again for another attempt (a job claimed here again is held,
+    // and its end awaited).
+    if (!broker_.holds(job)) {
+      return {grpc::StatusCode::UNAVAILABLE,
+              fmt::format("job {} did not end here: the job store queued it again (the daemon "
+                          "is stopping, or its failure is retried); await it again",
+                          job)};
+    }
+    if (ctx->IsCancelled()) return {grpc::StatusCode::CANCELLED, "the client went away"};
+    if (Clock::now() >= ctx->deadline()) {
+      return {grpc::StatusCode::DEADLINE_EXCEEDED, "the call's deadline passed"};
+    }
+    broker_.wait_commit(kSlice);
+  }
+}
+
+grpc::Status ProvingService::write_stored_end(uint64_t job, const store::JobRecord& r,
+                                              grpc::ServerWriter<v1::JobEvent>* writer) {
+  v1::JobEvent msg;
+  msg.set_job_id(job);
+  msg.set_kind(v1::EVENT_KIND_JOB_ENDED);
+  msg.set_partitions(r.partitions);
+  v1::ProofResult as_result;
+  fill_stored_result(r, &as_result);
+  msg.set_state(as_result.state());
+  msg.set_status_code(as_result.status_code());
+  msg.set_status_message(as_result.status_message());
+  if (!writer->Write(msg)) return {grpc::StatusCode::CANCELLED, "the client went away"};
+  return grpc::Status::OK;
 }
 
 // A job not running here (queued in the store, on another worker, or ended): its stream is the
@@ -364,19 +419,7 @@ grpc::Status ProvingService::watch_stored(grpc::ServerContext* ctx, uint64_t job
   for (;;) {
     Result<store::JobRecord> r = broker_.record(job, false);
     if (!r.ok()) return to_grpc(r.status());
-    if (store::is_final(r->state)) {
-      v1::JobEvent msg;
-      msg.set_job_id(job);
-      msg.set_kind(v1::EVENT_KIND_JOB_ENDED);
-      msg.set_partitions(r->partitions);
-      v1::ProofResult as_result;
-      fill_stored_result(*r, &as_result);
-      msg.set_state(as_result.state());
-      msg.set_status_code(as_result.status_code());
-      msg.set_status_message(as_result.status_message());
-      if (!writer->Write(msg)) return {grpc::StatusCode::CANCELLED, "the client went away"};
-      return grpc::Status::OK;
-    }
+    if (store::is_final(r->state)) return write_stored_end(job, *r, writer);
     if (broker_.local_job(job)) {
       *claimed_here = true;
       return grpc::Status::OK;

@@ -73,6 +73,12 @@ class ProvingService final : public v1::ProvingEngine::Service {
   // WatchJob of a job not running here; `claimed_here` when it was claimed here meanwhile.
   grpc::Status watch_stored(grpc::ServerContext* ctx, uint64_t job,
                             grpc::ServerWriter<v1::JobEvent>* writer, bool* claimed_here);
+  // WatchJob's end when the engine ended the job other than DONE: the stored end once the
+  // broker wrote it, or UNAVAILABLE when the store queued the job again.
+  grpc::Status stored_end(grpc::ServerContext* ctx, uint64_t job,
+                          grpc::ServerWriter<v1::JobEvent>* writer);
+  static grpc::Status write_stored_end(uint64_t job, const store::JobRecord& r,
+                                       grpc::ServerWriter<v1::JobEvent>* writer);
 
   pipeline::Engine& engine_;
   JobBroker& broker_;
