@@ -129,6 +129,12 @@ void Engine::Impl::stop() {
     }
   }
   budget->close();
+  // A params setup or check of every point can take minutes: it stops at its next step rather
+  // than hold the exit (issue 33 #3: a daemon lived 4 minutes past "listeners closed").
+  if (const std::vector<std::string> loading = params_cache->stop_work(); !loading.empty()) {
+    spdlog::info("stopping: the params work in progress for {} ends at its next step",
+                 fmt::join(loading, ", "));
+  }
   synth_cv.notify_all();
   compute_cv.notify_all();
   final_cv.notify_all();

@@ -130,7 +130,8 @@ void drop_filecoin_verdict(const FilecoinParams& f) {
 }
 
 Status make_development_filecoin_params(const FilecoinParams& f, const groth16::R1cs& r1cs,
-                                        uint64_t seed, unsigned threads) {
+                                        uint64_t seed, unsigned threads,
+                                        const std::atomic<bool>* stop) {
   std::error_code ec;
   fs::create_directories(fs::path(f.params).parent_path(), ec);
   if (ec) {
@@ -155,6 +156,7 @@ Status make_development_filecoin_params(const FilecoinParams& f, const groth16::
                groth16::kNotACeremony, f.development);
   groth16::SetupOptions so;
   so.threads = threads;
+  so.stop = stop;
   ZKP_ASSIGN_OR_RETURN(const groth16::ProvingKey pk,
                        groth16::setup(r1cs, groth16::ToxicWaste::from_seed(seed), so));
   ZKP_RETURN_IF_ERROR(filecoin::write_params(f.params, filecoin::params_from_proving_key(pk)));

@@ -10,6 +10,7 @@
 // the ParamsLock on params.dir/<name>).
 #pragma once
 
+#include <atomic>
 #include <optional>
 #include <string>
 
@@ -44,9 +45,11 @@ Result<ParamsOrigin> check_filecoin_params(const FilecoinParams& f);
 void drop_filecoin_verdict(const FilecoinParams& f);
 
 // The development setup of `r1cs` written as Filecoin's file (labeled, with its .vk);
-// FAILED_PRECONDITION when the directory holds any of Filecoin's own (unlabeled) v28 files.
+// FAILED_PRECONDITION when the directory holds any of Filecoin's own (unlabeled) v28 files;
+// ABORTED when `stop` turns true during the setup (SetupOptions::stop).
 Status make_development_filecoin_params(const FilecoinParams& f, const groth16::R1cs& r1cs,
-                                        uint64_t seed, unsigned threads);
+                                        uint64_t seed, unsigned threads,
+                                        const std::atomic<bool>* stop = nullptr);
 
 // The wires the key has A and B bases for (from the circuit, once: a pass over its R1CS).
 struct KeyDensities {

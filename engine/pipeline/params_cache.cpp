@@ -161,6 +161,7 @@ void ParamsCache::write_missing_vk(const std::string& id, const groth16::Verifyi
 Result<ProvingKey> ParamsCache::open_warm(const std::string& id, const RecordFn* record, bool& made,
                                           bool& trusted) {
   const std::string path = params_path(id);
+  if (stopping_.load()) return aborted("params of circuit " + id + ": the engine is stopping");
   const bool can_make = config_.setup_when_missing && record != nullptr;
   if (!file_exists(path) && !can_make) return missing_params(id, path);
   std::error_code ec;
@@ -178,6 +179,7 @@ Result<ProvingKey> ParamsCache::open_warm(const std::string& id, const RecordFn*
     }
     groth16::ParamsLoadOptions o;
     o.threads = threads_;
+    o.stop = &stopping_;
     spdlog::info("params: checking every point of {} (once; then {}.validated)", path, path);
     ZKP_ASSIGN_OR_RETURN(ProvingKey pk, groth16::load_params(path, o));
     release_mapped_key(pk);
@@ -190,6 +192,7 @@ Result<ProvingKey> ParamsCache::open_warm(const std::string& id, const RecordFn*
   spdlog::warn("params: making {} for circuit {} by the {}", path, id, groth16::kNotACeremony);
   groth16::SetupOptions so;
   so.threads = threads_;
+  so.stop = &stopping_;
   const uint64_t wires = uint64_t{r1cs.num_inputs} + r1cs.num_aux;
   const uint64_t key_bytes =
       (r1cs.domain_size() + r1cs.num_aux + 2 * wires) * sizeof(G1Affine) + wires * sizeof(G2Affine);
@@ -225,6 +228,7 @@ Status ParamsCache::recheck(const std::string& id) {
       path);
   groth16::ParamsLoadOptions o;
   o.threads = threads_;
+  o.stop = &stopping_;
   const Status full = guarded("params: the check of " + path, [&] {
                         return groth16::load_params(path, o);
                       }).status();
@@ -480,6 +484,16 @@ uint64_t ParamsCache::reclaim(uint64_t needed) {
   }
   dropped.clear();  // releases the buffers and reservations, outside the lock
   return freed;
+}
+
+std::vector<std::string> ParamsCache::stop_work() {
+  stopping_.store(true);
+  std::vector<std::string> loading;
+  MutexLock lock(mu_);
+  for (const auto& [id, e] : entries_) {
+    if (e->state == Entry::State::kLoading) loading.push_back(id);
+  }
+  return loading;
 }
 
 ParamsStats ParamsCache::stats() const {

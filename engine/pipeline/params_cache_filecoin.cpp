@@ -53,7 +53,8 @@ Result<std::shared_ptr<HotParams>> ParamsCache::load_filecoin(const std::string&
         f.csr));
   }
   if (!have_file) {
-    ZKP_RETURN_IF_ERROR(make_development_filecoin_params(f, *r1cs, config_.setup_seed, threads_));
+    ZKP_RETURN_IF_ERROR(
+        make_development_filecoin_params(f, *r1cs, config_.setup_seed, threads_, &stopping_));
     made = true;
   }
   ZKP_ASSIGN_OR_RETURN(const ParamsOrigin origin, check_filecoin_params(f));

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "engine_fixture.h"
+#include "zkpipe/groth16/example_circuits.h"
 #include "zkpipe/pipeline/params_cache.h"
 
 namespace zkpipe::testing {
@@ -161,6 +162,56 @@ TEST_CASE("Params: an exception while loading fails that acquire only; the next 
   }
   CHECK(calls == 2);
   CHECK(cache.stats().in_use == 0);
+}
+
+// Issue 33 #3: a daemon lived minutes past "listeners closed", finishing a params setup nobody
+// would use. stop_work ends a setup in progress at its next batch (here: called from the
+// recorder, right before the setup starts) and lets no later one start; nothing is written.
+TEST_CASE("Params: stop_work ends a setup in progress and starts none", "[pipeline]") {
+  TempDir dir("zkpipe_params_stop");
+  ParamsConfig config;
+  config.dir = dir.file("params");
+  config.setup_when_missing = true;
+  pipeline::MemoryBudget budget(1ull << 30);
+  pipeline::PipelineShape shape;
+  shape.threads = 1;
+  pipeline::ParamsCache cache(
+      config, budget, [](uint64_t) -> Result<Buffer> { return internal_error("no memory here"); },
+      shape);
+  int calls = 0;
+  const pipeline::RecordFn record = [&]() -> Result<groth16::R1cs> {
+    ++calls;
+    CHECK(cache.stop_work() == std::vector<std::string>{"circuit-s"});  // it is loading
+    groth16::ConstraintSystem cs = groth16::ConstraintSystem::recorder();
+    ZKP_RETURN_IF_ERROR(groth16::synthesize_example({"mimc", 64, 1}, cs));
+    return cs.take_r1cs();
+  };
+  pipeline::ReserveOptions wait;
+  wait.what = "test";
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    INFO(attempt);
+    Result<pipeline::ParamsHandle> h = cache.acquire("circuit-s", record, wait);
+    REQUIRE_FALSE(h.ok());
+    CHECK(h.status().code() == Code::kAborted);
+    CHECK_THAT(h.status().message(), Contains(attempt == 0 ? "stopped" : "engine is stopping"));
+  }
+  CHECK(calls == 1);  // the second acquire started nothing
+  CHECK_FALSE(std::filesystem::exists(cache.params_path("circuit-s")));
+  CHECK(cache.stats().in_use == 0);
+}
+
+TEST_CASE("Params: a check of every point ends ABORTED once told to stop", "[pipeline]") {
+  TempDir dir("zkpipe_params_stop_check");
+  const MadeParams m = make_params(dir);
+  const std::atomic<bool> stop{true};
+  groth16::ParamsLoadOptions o;
+  o.threads = 1;
+  o.stop = &stop;
+  Result<groth16::ProvingKey> pk = groth16::load_params(m.path, o);
+  REQUIRE_FALSE(pk.ok());
+  CHECK(pk.status().code() == Code::kAborted);
+  o.stop = nullptr;
+  CHECK(groth16::load_params(m.path, o).ok());
 }
 
 }  // namespace

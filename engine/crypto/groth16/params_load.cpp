@@ -2,6 +2,7 @@
 // and its validation: checksums, sizes against the header, and every point (flag byte, padding,
 // canonical limbs, curve equation, prime-order subgroup), checked in parallel over the points.
 // Thread-safety: pure functions.
+#include <atomic>
 #include <cstddef>
 #include <cstring>
 #include <sstream>
@@ -66,10 +67,12 @@ std::string check_point(const uint8_t* p, size_t* bad_at) {
   return in_subgroup ? "" : "on the curve but not in subgroup (cofactor component)";
 }
 
-// Checks `count` points from file offset `offset` in parallel; reports the first bad one.
+// Checks `count` points from file offset `offset` in parallel; reports the first bad one. `stop`
+// (when set) is read before each range: true ends the check with ABORTED.
 template <typename Affine, typename Cfg>
 Status check_points(const SectionedFileReader& r, uint32_t type, uint64_t offset, uint64_t count,
-                    unsigned threads, const char* label = nullptr) {
+                    unsigned threads, const char* label = nullptr,
+                    const std::atomic<bool>* stop = nullptr) {
   constexpr size_t kGrain = 256;
   const size_t ranges = (count + kGrain - 1) / kGrain;
   struct Failure {
@@ -79,7 +82,12 @@ Status check_points(const SectionedFileReader& r, uint32_t type, uint64_t offset
   };
   std::vector<Failure> failures(ranges);
   const uint8_t* base = r.bytes().data() + offset;
+  std::atomic<bool> stopped{false};
   crypto::parallel_for_ranges(count, kGrain, threads, [&](size_t begin, size_t end) {
+    if (stop != nullptr && stop->load(std::memory_order_relaxed)) {
+      stopped.store(true, std::memory_order_relaxed);
+      return;
+    }
     for (size_t i = begin; i < end; ++i) {
       size_t at = 0;
       std::string why = check_point<Affine, Cfg>(base + i * sizeof(Affine), &at);
@@ -89,6 +97,7 @@ Status check_points(const SectionedFileReader& r, uint32_t type, uint64_t offset
       }
     }
   });
+  if (stopped.load()) return aborted("the check of every point was stopped before its end");
   for (const Failure& f : failures) {
     if (f.index == UINT64_MAX) continue;
     const std::string which = label ? std::string(label) : cat("point ", f.index);
@@ -221,11 +230,11 @@ Result<ProvingKey> load_params(const std::string& path, const ParamsLoadOptions&
                         {ParamsSection::kAQuery, h.a_len},
                         {ParamsSection::kBG1Query, h.b_g1_len}}) {
       ZKP_RETURN_IF_ERROR((check_points<G1Affine, G1Config>(
-          r, type_of(s), r.find(type_of(s))->offset, n, options.threads)));
+          r, type_of(s), r.find(type_of(s))->offset, n, options.threads, nullptr, options.stop)));
     }
     const uint32_t b2 = type_of(ParamsSection::kBG2Query);
-    ZKP_RETURN_IF_ERROR(
-        (check_points<G2Affine, G2Config>(r, b2, r.find(b2)->offset, h.b_g2_len, options.threads)));
+    ZKP_RETURN_IF_ERROR((check_points<G2Affine, G2Config>(r, b2, r.find(b2)->offset, h.b_g2_len,
+                                                          options.threads, nullptr, options.stop)));
   } else {
     // ic is copied as values: its flag bytes must be 0 or 1 even here.
     const uint64_t ic_at = r.find(type_of(ParamsSection::kIc))->offset;

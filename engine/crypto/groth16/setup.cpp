@@ -52,12 +52,16 @@ struct KeyStorage {
   std::vector<G2Affine> b_g2;
 };
 
-// out[i] = scalars[i] * base, in chunks so `progress` hears about it.
+bool stopped(const SetupOptions& o) {
+  return o.stop != nullptr && o.stop->load(std::memory_order_relaxed);
+}
+
+// out[i] = scalars[i] * base, in chunks so `progress` hears about it and `stop` is read.
 template <typename Affine>
 void batch_mul(const Affine& base, const std::vector<Fr>& scalars, Affine* out,
                const SetupOptions& o, uint64_t& done, uint64_t total) {
   const size_t chunk = std::max<size_t>(size_t{1} << 16, scalars.size() / 16);
-  for (size_t at = 0; at < scalars.size(); at += chunk) {
+  for (size_t at = 0; at < scalars.size() && !stopped(o); at += chunk) {
     const size_t len = std::min(chunk, scalars.size() - at);
     crypto::fixed_base_mul(base, scalars.data() + at, len, out + at, o.threads);
     done += len;
@@ -184,6 +188,7 @@ Result<ProvingKey> setup(const R1cs& r1cs, const ToxicWaste& waste, const SetupO
   batch_mul(g1, b_s, store->b_g1.data(), options, done, total);
   batch_mul(g2, b_s, store->b_g2.data(), options, done, total);
   batch_mul(g1, ic_s, pk.vk.ic.data(), options, done, total);
+  if (stopped(options)) return aborted("the setup was stopped before its end");
 
   auto g1_times = [&](const Fr& k) { return (crypto::G1::from_affine(g1) * k).to_affine(); };
   auto g2_times = [&](const Fr& k) { return (crypto::G2::from_affine(g2) * k).to_affine(); };

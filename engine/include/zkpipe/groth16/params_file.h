@@ -6,6 +6,7 @@
 // Thread-safety: pure functions; a loaded key is immutable and shares the mapping.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -94,6 +95,9 @@ struct ParamsLoadOptions {
   // byte, padding, canonical coordinates, curve equation and prime-order subgroup.
   bool validate = true;
   unsigned threads = 0;  // for the point checks; 0 = all hardware threads
+  // When set, read between ranges of points: true ends the check with ABORTED (an engine
+  // shutting down does not wait for it).
+  const std::atomic<bool>* stop = nullptr;
 
   // Structure only (header checksum, layout tag, section sizes): for a file this process wrote
   // or already verified. Points are used as mapped, unchecked.

@@ -6,6 +6,7 @@
 // Thread-safety: pure functions; concurrent calls are independent.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string_view>
@@ -31,6 +32,9 @@ struct SetupOptions {
   unsigned threads = 0;  // 0: all hardware threads
   // Called with (points done, points total) after each batch of query points.
   std::function<void(uint64_t, uint64_t)> progress;
+  // When set, read between batches: true ends the setup with ABORTED (an engine shutting down
+  // does not wait for a setup nobody will use).
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // The proving key (which holds the verifying key) for `r1cs`. Fails when the R1CS is malformed or

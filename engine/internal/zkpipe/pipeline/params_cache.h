@@ -85,6 +85,10 @@ class ParamsCache {
   // files are in params.filecoin_dir, sorted.
   std::vector<std::string> circuits_on_disk() const;
 
+  // Shutdown: a setup or a check of every point in progress ends at its next step with ABORTED,
+  // and none starts. Returns the circuits whose params were loading (for the log).
+  std::vector<std::string> stop_work() ZKP_EXCLUDES(mu_);
+
   ParamsStats stats() const;
   std::string params_path(const std::string& circuit_id) const;
   // params.dir/<circuit_id>.vk: the verifying key in bellperson's .vk layout, written beside the
@@ -112,6 +116,7 @@ class ParamsCache {
   AllocateFn allocate_;
   PipelineShape shape_;
   unsigned threads_;
+  std::atomic<bool> stopping_{false};  // stop_work: read by the setup and the point checks
   mutable Mutex mu_;
   std::condition_variable loaded_cv_;  // an entry stopped loading (hot, or absent again)
   std::map<std::string, std::unique_ptr<Entry>> entries_ ZKP_GUARDED_BY(mu_);
