@@ -22,6 +22,7 @@
 #include <tuple>
 #include <vector>
 
+#include "job_metrics.h"
 #include "zkpipe/pipeline/budget.h"
 #include "zkpipe/pipeline/engine.h"
 #include "zkpipe/pipeline/memory_model.h"
@@ -176,6 +177,7 @@ struct Engine::Impl {
   std::unique_ptr<MemoryBudget> budget;
   std::unique_ptr<ParamsCache> params_cache;
   TraceRecorder trace;
+  JobMetrics job_metrics;  // histograms and failure counters (its own locking)
   mutable Mutex plan_mu;
   mutable std::string plan_text ZKP_GUARDED_BY(plan_mu);
   MemoryPlan memory_plan;    // as checked at start
@@ -315,6 +317,11 @@ struct Engine::Impl {
 };
 
 bool ended(const Job& job);
+// Its deadline passed (steady clock `now_ns`) and it has not ended: at risk whatever the
+// estimate says (issue 33 #2: status said not at risk 61 s past a deadline).
+bool deadline_passed(const Job& job, int64_t now_ns);
+// It had a deadline and ended after it, or ended DEADLINE_EXCEEDED.
+bool deadline_missed(const Job& job);
 double ms_between(int64_t from_ns, int64_t to_ns);
 
 inline constexpr size_t kFrBytes = sizeof(groth16::Fr);

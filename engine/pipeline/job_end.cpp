@@ -51,6 +51,19 @@ void Engine::Impl::end_job(Job& job, JobState state, Status status, Deferred& la
                   : state == JobState::kFailed ? counters.jobs_failed
                                                : counters.jobs_cancelled;
   ++counter[job.type_name];
+  std::vector<bool> proved(job.parts.size());
+  for (size_t p = 0; p < job.parts.size(); ++p) proved[p] = job.parts[p] == PartState::kProved;
+  JobEnd e;
+  e.type = job.type_name;
+  e.priority = job.priority;
+  e.state = state;
+  e.code = job.status.code();
+  e.wall_s = r.wall_ms / 1e3;
+  e.verify_s = r.verify_ms / 1e3;
+  e.missed_deadline = deadline_missed(job);
+  e.partitions = &job.timings;
+  e.proved = &proved;
+  job_metrics.job_ended(e);
   if (state == JobState::kFailed) {
     later.warnings.push_back(fmt::format("job {} failed: {}", job.id, job.status.to_string()));
   }

@@ -24,6 +24,7 @@
 #include "zkpipe/groth16/keys.h"
 #include "zkpipe/groth16/params_file.h"
 #include "zkpipe/groth16/setup.h"
+#include "zkpipe/sdk/clock.h"
 #include "zkpipe/sdk/output_file.h"
 #include "zkpipe/sdk/units.h"
 
@@ -181,7 +182,10 @@ Result<ProvingKey> ParamsCache::open_warm(const std::string& id, const RecordFn*
     o.threads = threads_;
     o.stop = &stopping_;
     spdlog::info("params: checking every point of {} (once; then {}.validated)", path, path);
-    ZKP_ASSIGN_OR_RETURN(ProvingKey pk, groth16::load_params(path, o));
+    const int64_t t0 = now_ns();
+    Result<ProvingKey> checked = groth16::load_params(path, o);
+    count_work(&ParamsStats::check_s, &ParamsStats::checks, t0);
+    ZKP_ASSIGN_OR_RETURN(ProvingKey pk, std::move(checked));
     release_mapped_key(pk);
     write_stamp(path);
     write_missing_vk(id, pk.vk);
@@ -196,14 +200,14 @@ Result<ProvingKey> ParamsCache::open_warm(const std::string& id, const RecordFn*
   const uint64_t wires = uint64_t{r1cs.num_inputs} + r1cs.num_aux;
   const uint64_t key_bytes =
       (r1cs.domain_size() + r1cs.num_aux + 2 * wires) * sizeof(G1Affine) + wires * sizeof(G2Affine);
-  ZKP_ASSIGN_OR_RETURN(
-      ProvingKey pk,
-      guarded(fmt::format("params: the setup of circuit {} (domain {}) needs about {} for its "
-                          "proving key",
-                          id, r1cs.domain_size(), format_bytes(key_bytes)),
-              [&] {
-                return groth16::setup(r1cs, groth16::ToxicWaste::from_seed(config_.setup_seed), so);
-              }));
+  const int64_t t0 = now_ns();
+  Result<ProvingKey> setup_key = guarded(
+      fmt::format("params: the setup of circuit {} (domain {}) needs about {} for its "
+                  "proving key",
+                  id, r1cs.domain_size(), format_bytes(key_bytes)),
+      [&] { return groth16::setup(r1cs, groth16::ToxicWaste::from_seed(config_.setup_seed), so); });
+  count_work(&ParamsStats::setup_s, nullptr, t0);
+  ZKP_ASSIGN_OR_RETURN(ProvingKey pk, std::move(setup_key));
   ZKP_RETURN_IF_ERROR(groth16::write_r1cs_cache(path + ".csr", r1cs));
   ZKP_RETURN_IF_ERROR(groth16::write_params(path, pk));
   ZKP_RETURN_IF_ERROR(write_vk(id, pk.vk));
@@ -229,9 +233,11 @@ Status ParamsCache::recheck(const std::string& id) {
   groth16::ParamsLoadOptions o;
   o.threads = threads_;
   o.stop = &stopping_;
+  const int64_t t0 = now_ns();
   const Status full = guarded("params: the check of " + path, [&] {
                         return groth16::load_params(path, o);
                       }).status();
+  count_work(&ParamsStats::check_s, &ParamsStats::checks, t0);
   if (full.ok()) return ok_status();  // the params are sound: the fault is elsewhere
   drop_stamp(path);
   std::shared_ptr<HotParams> dropped;
@@ -397,6 +403,7 @@ Result<ParamsHandle> ParamsCache::acquire(const std::string& id, const RecordFn&
   }
   lock.unlock();
   bool made = false;
+  const int64_t t0 = now_ns();
   // Whatever load() throws (bad_alloc, a filesystem error, the recorder's own) becomes this
   // acquire's error: the entry must leave kLoading and its waiters must wake, or every later
   // acquire of the id would wait forever.
@@ -414,6 +421,7 @@ Result<ParamsHandle> ParamsCache::acquire(const std::string& id, const RecordFn&
   e.state = Entry::State::kHot;
   e.last_use = ++tick_;
   ++counters_.loads;
+  counters_.load_s += static_cast<double>(now_ns() - t0) / 1e9;
   counters_.setups += made ? 1 : 0;
   const CircuitMemory& m = e.hot->memory;
   spdlog::info(
@@ -484,6 +492,14 @@ uint64_t ParamsCache::reclaim(uint64_t needed) {
   }
   dropped.clear();  // releases the buffers and reservations, outside the lock
   return freed;
+}
+
+void ParamsCache::count_work(double ParamsStats::*seconds, uint64_t ParamsStats::*count,
+                             int64_t start_ns) {
+  const double s = static_cast<double>(now_ns() - start_ns) / 1e9;
+  MutexLock lock(mu_);
+  counters_.*seconds += s;
+  if (count != nullptr) ++(counters_.*count);
 }
 
 std::vector<std::string> ParamsCache::stop_work() {

@@ -14,6 +14,7 @@
 #include "params_files.h"
 #include "zkpipe/groth16/params_file.h"
 #include "zkpipe/pipeline/params_cache.h"
+#include "zkpipe/sdk/clock.h"
 #include "zkpipe/sdk/units.h"
 
 namespace zkpipe::pipeline {
@@ -53,8 +54,11 @@ Result<std::shared_ptr<HotParams>> ParamsCache::load_filecoin(const std::string&
         f.csr));
   }
   if (!have_file) {
-    ZKP_RETURN_IF_ERROR(
-        make_development_filecoin_params(f, *r1cs, config_.setup_seed, threads_, &stopping_));
+    const int64_t t0 = now_ns();
+    const Status s =
+        make_development_filecoin_params(f, *r1cs, config_.setup_seed, threads_, &stopping_);
+    count_work(&ParamsStats::setup_s, nullptr, t0);
+    ZKP_RETURN_IF_ERROR(s);
     made = true;
   }
   ZKP_ASSIGN_OR_RETURN(const ParamsOrigin origin, check_filecoin_params(f));

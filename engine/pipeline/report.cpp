@@ -98,7 +98,7 @@ nlohmann::json Engine::Impl::status_json() const {
                               .count();
       j["deadline_in_s"] = static_cast<double>(job->key(0).deadline_ns - now) / 1e9;
       if (!ended(*job)) {
-        j["deadline_at_risk"] = job->deadline_at_risk;
+        j["deadline_at_risk"] = job->deadline_at_risk || deadline_passed(*job, now);
         if (job->estimated_end_ns != 0) {
           j["estimated_end_in_s"] = static_cast<double>(job->estimated_end_ns - now) / 1e9;
         }
@@ -238,9 +238,12 @@ std::string Engine::Impl::metrics_text() const {
   out += fmt::format("zkpipe_queue_depth{{queue=\"ready\"}} {}\n", ready.size());
   out += fmt::format("zkpipe_queue_depth{{queue=\"finalize\"}} {}\n", started.size());
   family("zkpipe_deadline_at_risk_jobs", "gauge",
-         "Unfinished jobs whose deadline the estimate says they miss.");
+         "Unfinished jobs past their deadline, or whose deadline the estimate says they miss.");
   uint64_t at_risk = 0;
-  for (const auto& [id, job] : jobs) at_risk += !ended(*job) && job->deadline_at_risk;
+  const int64_t now = zkpipe::now_ns();
+  for (const auto& [id, job] : jobs) {
+    at_risk += !ended(*job) && (job->deadline_at_risk || deadline_passed(*job, now));
+  }
   out += fmt::format("zkpipe_deadline_at_risk_jobs {}\n", at_risk);
   family("zkpipe_budget_bytes", "gauge", "The memory budget: total, reserved now, peak.");
   out += fmt::format("zkpipe_budget_bytes{{kind=\"total\"}} {}\n", b.total);
@@ -254,6 +257,31 @@ std::string Engine::Impl::metrics_text() const {
   out += fmt::format("zkpipe_params_evictions_total {}\n", s.evictions);
   family("zkpipe_trace_bytes_total", "counter", "Bytes counted by the trace, by counter.");
   by_label("zkpipe_trace_bytes_total", "counter", bytes);
+  family("zkpipe_jobs", "gauge", "Jobs in this engine not ended, by state and priority.");
+  std::map<std::pair<std::string_view, std::string_view>, uint64_t> live;
+  for (const Priority p : kPriorities) {
+    live[{"queued", priority_name(p)}] = 0;
+    live[{"running", priority_name(p)}] = 0;
+  }
+  for (const auto& [id, job] : jobs) {
+    if (!ended(*job)) ++live[{job_state_name(job->state), priority_name(job->priority)}];
+  }
+  for (const auto& [key, n] : live) {
+    out +=
+        fmt::format("zkpipe_jobs{{state=\"{}\",priority=\"{}\"}} {}\n", key.first, key.second, n);
+  }
+  family("zkpipe_params_seconds_total", "counter",
+         "Seconds of params work: whole loads (setups and checks included), development setups, "
+         "checks of every point.");
+  out += fmt::format("zkpipe_params_seconds_total{{work=\"load\"}} {:.3f}\n", s.load_s);
+  out += fmt::format("zkpipe_params_seconds_total{{work=\"setup\"}} {:.3f}\n", s.setup_s);
+  out += fmt::format("zkpipe_params_seconds_total{{work=\"check\"}} {:.3f}\n", s.check_s);
+  family("zkpipe_params_operations_total", "counter",
+         "Params loads, development setups and checks of every point.");
+  out += fmt::format("zkpipe_params_operations_total{{work=\"load\"}} {}\n", s.loads);
+  out += fmt::format("zkpipe_params_operations_total{{work=\"setup\"}} {}\n", s.setups);
+  out += fmt::format("zkpipe_params_operations_total{{work=\"check\"}} {}\n", s.checks);
+  out += job_metrics.text();
   return out;
 }
 

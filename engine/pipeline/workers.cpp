@@ -29,6 +29,15 @@ bool ended(const Job& job) {
   return job.state != JobState::kQueued && job.state != JobState::kRunning;
 }
 
+bool deadline_passed(const Job& job, int64_t now_ns) {
+  return job.deadline && !ended(job) && now_ns > job.key(0).deadline_ns;
+}
+
+bool deadline_missed(const Job& job) {
+  return job.deadline && (job.status.code() == Code::kDeadlineExceeded ||
+                          zkpipe::now_ns() > job.key(0).deadline_ns);
+}
+
 void Engine::Impl::reporter_loop() {
   UniqueLock lock(mu);
   for (;;) {

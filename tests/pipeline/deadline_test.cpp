@@ -13,6 +13,7 @@ namespace zkpipe::testing {
 namespace {
 
 using namespace std::chrono_literals;
+using Catch::Matchers::Contains;
 using pipeline::JobState;
 using pipeline::Priority;
 
@@ -230,6 +231,52 @@ TEST_CASE("Engine: a deadline the measured times cannot meet is reported early",
   }
   require_verified(*engine->wait(*easy_id));
   for (uint64_t id : backlog) require_verified(*engine->wait(id));
+}
+
+// Issue 33 #2 and #6: a job past its deadline is at risk whatever the estimate (none here:
+// nothing measured yet; status said `deadline_at_risk: false` 61 s past a deadline), its end
+// counts in zkpipe_deadlines_missed_total, and the latency histograms and failure counters
+// count what ended.
+TEST_CASE("Engine: a job past its deadline is at risk; metrics count its miss and every end",
+          "[pipeline][deadline]") {
+  pipeline::EngineOptions options;
+  options.start_paused = true;
+  auto engine = make_engine(test_config("synthesis_workers: 1"), std::move(options));
+  pipeline::JobRequest late = mimc_request(16, 1, 900);
+  late.deadline = std::chrono::steady_clock::now() + 50ms;
+  Result<uint64_t> late_id = engine->submit(std::move(late));
+  Result<uint64_t> plain_id = engine->submit(mimc_request(16, 1, 901, Priority::kHigh));
+  REQUIRE(late_id.ok());
+  REQUIRE(plain_id.ok());
+  std::string metrics = engine->metrics_text();
+  CHECK_THAT(metrics, Contains("zkpipe_jobs{state=\"queued\",priority=\"normal\"} 1"));
+  CHECK_THAT(metrics, Contains("zkpipe_jobs{state=\"queued\",priority=\"high\"} 1"));
+  std::this_thread::sleep_for(100ms);  // paused: the late job cannot start, its deadline passes
+  for (const auto& j : engine->status_json()["jobs"]) {
+    if (j["job"] == *late_id) {
+      CHECK(j.value("deadline_in_s", 0.0) < 0);
+      CHECK(j.value("deadline_at_risk", false));
+    }
+  }
+  CHECK_THAT(engine->metrics_text(), Contains("zkpipe_deadline_at_risk_jobs 1\n"));
+  engine->resume();
+  Result<pipeline::JobResult> late_result = engine->wait(*late_id);
+  REQUIRE(late_result.ok());
+  require_verified(*engine->wait(*plain_id));
+  metrics = engine->metrics_text();
+  INFO(metrics);
+  CHECK_THAT(metrics,
+             Contains("zkpipe_deadlines_missed_total{priority=\"normal\",type=\"mimc_jobs\"} 1"));
+  CHECK_THAT(metrics, Contains("zkpipe_deadline_at_risk_jobs 0\n"));
+  CHECK_THAT(metrics, Contains("zkpipe_job_seconds_count{priority=\"high\",type=\"mimc_jobs\"} 1"));
+  CHECK_THAT(metrics, Contains("zkpipe_stage_seconds_count{priority=\"high\",stage=\"prove\","
+                               "type=\"mimc_jobs\"} 1"));
+  CHECK_THAT(metrics, Contains("zkpipe_params_operations_total{work=\"load\"} 1\n"));
+  if (late_result->state != JobState::kDone) {
+    CHECK_THAT(metrics,
+               Contains(fmt::format("zkpipe_job_failures_total{{code=\"{}\",type=\"mimc_jobs\"}} 1",
+                                    code_name(late_result->status.code()))));
+  }
 }
 
 }  // namespace

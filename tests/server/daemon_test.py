@@ -151,6 +151,17 @@ server:
               prom.stdout + prom.stderr)
         check("/metrics counts the proof",
               'zkpipe_jobs_completed_total{type="mimc_jobs"} 1' in metrics, metrics[:300])
+        # Issue 33 #6: what an operator graphs and alerts on.
+        for family in ('zkpipe_job_seconds_bucket{priority="normal",type="mimc_jobs",le="+Inf"} 1',
+                       'zkpipe_stage_seconds_count{priority="normal",stage="synthesis",'
+                       'type="mimc_jobs"} 2',
+                       'zkpipe_store_queued_jobs{priority="critical"} 0',
+                       'zkpipe_store_jobs{state="done"} 1', "zkpipe_store_up 1",
+                       'zkpipe_jobs{state="running",priority="normal"} 0',
+                       "zkpipe_uptime_seconds ", "zkpipe_resident_memory_bytes ",
+                       'zkpipe_params_operations_total{work="load"} 1',
+                       'zkpipe_build_info{version="'):
+            check(f"/metrics has {family}", family in metrics, metrics[-1500:])
         code, _, body = http(web + "/trace?seconds=30")
         trace = json.loads(body) if code == 200 else {}
         check("/trace?seconds=30 is a Chrome trace with the job's spans",

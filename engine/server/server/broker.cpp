@@ -299,6 +299,10 @@ Result<uint64_t> JobBroker::unfinished() {
   return n;
 }
 
+Result<store::QueueCounts> JobBroker::counts() {
+  return store_.counts();
+}
+
 size_t JobBroker::claims_size() const {
   std::lock_guard lock(mu_);
   return claims_.size();

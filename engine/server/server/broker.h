@@ -76,6 +76,8 @@ class JobBroker {
   Status cancel(uint64_t id, bool* was_running);
   // Jobs queued or running in the store (the whole cluster's with PostgreSQL).
   Result<uint64_t> unfinished();
+  // The store's job counts (the whole cluster's with PostgreSQL).
+  Result<store::QueueCounts> counts();
   // Pending commits, claimed jobs: what drain waits for.
   size_t in_flight() const;
   // The store section of the status: backend, worker, counts, claimed here; with `workers` the

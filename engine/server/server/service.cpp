@@ -13,8 +13,10 @@
 #include <chrono>
 
 #include "service.h"
+#include "zkpipe/pipeline/memory_model.h"
 #include "zkpipe/sdk/circuit_id.h"
 #include "zkpipe/sdk/clock.h"
+#include "zkpipe/version.h"
 
 namespace zkpipe::server {
 namespace {
@@ -70,6 +72,42 @@ std::string ServiceState::metrics_text() {
       "# HELP zkpipe_draining Whether the server is draining (SIGTERM).\n# TYPE zkpipe_draining "
       "gauge\nzkpipe_draining {}\n",
       draining.load() ? 1 : 0);
+  out += fmt::format(
+      "# HELP zkpipe_uptime_seconds Seconds since the daemon started.\n# TYPE "
+      "zkpipe_uptime_seconds gauge\nzkpipe_uptime_seconds {:.1f}\n",
+      static_cast<double>(now_ns() - started_ns) / 1e9);
+  out += fmt::format(
+      "# HELP zkpipe_resident_memory_bytes The daemon's resident set (VmRSS).\n# TYPE "
+      "zkpipe_resident_memory_bytes gauge\nzkpipe_resident_memory_bytes {}\n",
+      pipeline::current_rss_bytes());
+  out += fmt::format(
+      "# HELP zkpipe_build_info The release and plugin ABI of this daemon.\n# TYPE "
+      "zkpipe_build_info gauge\nzkpipe_build_info{{version=\"{}\",abi=\"{}.{}\"}} 1\n",
+      kVersion, ZKP_ABI_MAJOR, ZKP_ABI_MINOR);
+  if (broker == nullptr) return out;
+  const Result<store::QueueCounts> c = broker->counts();
+  out += fmt::format(
+      "# HELP zkpipe_store_up Whether the job store answered this scrape.\n# TYPE zkpipe_store_up "
+      "gauge\nzkpipe_store_up {}\n",
+      c.ok() ? 1 : 0);
+  if (!c.ok()) return out;
+  out +=
+      "# HELP zkpipe_store_queued_jobs Jobs queued in the job store (the cluster's with "
+      "PostgreSQL), by priority.\n# TYPE zkpipe_store_queued_jobs gauge\n";
+  for (const pipeline::Priority p : pipeline::kPriorities) {
+    const auto it = c->queued.find(static_cast<uint8_t>(p));
+    out += fmt::format("zkpipe_store_queued_jobs{{priority=\"{}\"}} {}\n",
+                       pipeline::priority_name(p), it == c->queued.end() ? 0 : it->second);
+  }
+  out +=
+      "# HELP zkpipe_store_jobs Jobs in the job store by state (running: claimed by a worker).\n"
+      "# TYPE zkpipe_store_jobs gauge\n";
+  for (const auto& [state, n] : {std::pair{"running", c->running},
+                                 {"done", c->done},
+                                 {"failed", c->failed},
+                                 {"cancelled", c->cancelled}}) {
+    out += fmt::format("zkpipe_store_jobs{{state=\"{}\"}} {}\n", state, n);
+  }
   return out;
 }
 

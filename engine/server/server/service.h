@@ -18,6 +18,7 @@
 #include "broker.h"
 #include "zkpipe/config.h"
 #include "zkpipe/pipeline/engine.h"
+#include "zkpipe/sdk/clock.h"
 #include "zkpipe/server/client.h"
 #include "zkpipe/server/convert.h"
 #include "zkpipe/v1/proving_engine.grpc.pb.h"
@@ -35,8 +36,11 @@ struct ServiceState {
   std::atomic<int64_t> submits_in_progress{0};  // counted against max_queued_jobs
   std::mutex calls_mu;
   std::map<std::pair<std::string, std::string>, uint64_t> calls;  // (method, code) -> count
+  const int64_t started_ns = now_ns();                            // for zkpipe_uptime_seconds
   void count_call(const std::string& method, const grpc::Status& s);
-  std::string metrics_text();  // zkpipe_rpc_calls_total, zkpipe_submits_refused_total
+  // zkpipe_rpc_calls_total, zkpipe_submits_refused_total, zkpipe_draining, the store's counts,
+  // the process's RSS and uptime, zkpipe_build_info.
+  std::string metrics_text();
 };
 
 class ProvingService final : public v1::ProvingEngine::Service {

@@ -48,6 +48,10 @@ struct ParamsStats {
   size_t hot = 0, warm = 0, in_use = 0;
   std::vector<std::string> hot_circuits;  // the circuit ids whose params are hot
   uint64_t hits = 0, loads = 0, setups = 0, evictions = 0;
+  // Seconds of params work (issue 33 #6): whole loads (acquire's, setup and checks included),
+  // development setups, and checks of every point (`checks` of them).
+  double load_s = 0, setup_s = 0, check_s = 0;
+  uint64_t checks = 0;
 };
 
 class ParamsCache {
@@ -108,6 +112,9 @@ class ParamsCache {
   Result<std::shared_ptr<HotParams>> load_filecoin(const std::string& id, const RecordFn* record,
                                                    const ReserveOptions& wait, bool& made,
                                                    Reservation& reservation) ZKP_EXCLUDES(mu_);
+  // Adds seconds since `start_ns` (now_ns) of a setup or a check of every point to the stats.
+  void count_work(double ParamsStats::*seconds, uint64_t ParamsStats::*count, int64_t start_ns)
+      ZKP_EXCLUDES(mu_);
   Result<groth16::ProvingKey> open_warm(const std::string& id, const RecordFn* record, bool& made,
                                         bool& trusted) ZKP_EXCLUDES(mu_);
 
