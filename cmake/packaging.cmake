@@ -30,6 +30,16 @@ endfunction()
 zkpipe_install_system_file(${PROJECT_SOURCE_DIR}/configs/zkpipe.yaml etc/zkpipe)
 zkpipe_install_system_file(${PROJECT_SOURCE_DIR}/configs/systemd/zkpipe.service lib/systemd/system)
 
+# /usr/share/doc/zkpipe as Debian policy wants it: the copyright file and the changelog,
+# compressed with gzip -9n (no name or time stamp, so the package is reproducible).
+set(ZKPIPE_CHANGELOG_GZ ${PROJECT_BINARY_DIR}/changelog.gz)
+add_custom_command(OUTPUT ${ZKPIPE_CHANGELOG_GZ}
+  COMMAND gzip -9nc ${PROJECT_SOURCE_DIR}/cmake/debian/changelog > ${ZKPIPE_CHANGELOG_GZ}
+  DEPENDS ${PROJECT_SOURCE_DIR}/cmake/debian/changelog VERBATIM)
+add_custom_target(zkpipe_changelog ALL DEPENDS ${ZKPIPE_CHANGELOG_GZ})
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/debian/copyright ${ZKPIPE_CHANGELOG_GZ}
+        DESTINATION share/doc/zkpipe COMPONENT runtime)
+
 # ---- the Debian package (CPack DEB) ---------------------------------------------------------
 # One package, zkpipe, with the components runtime (binaries, plugins, configs, unit) and sdk
 # (the few headers a plugin author builds against; small enough not to need a zkpipe-dev).

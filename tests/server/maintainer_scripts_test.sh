@@ -2,11 +2,12 @@
 # tests/server/maintainer_scripts_test.sh: the package's postinst, prerm and postrm
 # (cmake/debian/) run as dpkg would run them on install, upgrade, remove and purge, inside a
 # private mount namespace whose /etc, /var and /usr/lib/systemd/system are overlays that vanish
-# with it: the host keeps no zkpipe user or state. Needs root, unshare and overlayfs, so it is
-# run by hand (as root), not by CTest. Checks: the system user and group zkpipe, /var/lib/zkpipe
+# with it: the host keeps no zkpipe user or state. Needs root, unshare and overlayfs (CTest runs
+# it, label package, and it fails saying so without them). Checks: the system user and group zkpipe, /var/lib/zkpipe
 # and its params/ owned by them (0750), the unit enabled but not started (no systemd as PID 1:
-# no /run/systemd/system), a second configure (upgrade) changes nothing, remove masks the unit,
-# purge drops its state and the empty /var/lib/zkpipe. A few seconds.
+# no /run/systemd/system), a second configure (upgrade) changes nothing, remove masks the unit
+# and leaves no dangling multi-user.target.wants link, an install after a remove enables the
+# unit again, purge drops its state and the empty /var/lib/zkpipe. A few seconds.
 set -euo pipefail
 
 if [ "${1:-}" != --inside ]; then
@@ -55,6 +56,17 @@ run prerm remove
 rm /lib/systemd/system/zkpipe.service  # what dpkg removes
 run postrm remove
 [ "$(readlink /etc/systemd/system/zkpipe.service)" = /dev/null ] || fail "remove did not mask zkpipe.service"
+[ ! -L "$wants" ] || fail "remove left the dangling link $wants"
+
+echo "== postinst configure (installed again after remove)"
+cp "$source_dir/configs/systemd/zkpipe.service" /lib/systemd/system/
+run postinst configure
+[ ! -e /etc/systemd/system/zkpipe.service ] || fail "the install again left the mask"
+[ -L "$wants" ] && [ -e "$wants" ] || fail "the install again did not enable zkpipe.service as it was"
+run prerm remove
+rm /lib/systemd/system/zkpipe.service
+run postrm remove
+[ ! -L "$wants" ] || fail "the second remove left the dangling link $wants"
 
 echo "== postrm purge"
 run postrm purge

@@ -50,7 +50,8 @@ awk '{print $6}' "$tmp/contents" | sed 's|^\./|/|; s|/$||' | sort >"$tmp/paths"
 expect=(/usr/bin/zkpipe /usr/bin/zkpipe-tool /lib/systemd/system/zkpipe.service
         /etc/zkpipe/zkpipe.yaml /usr/share/zkpipe/configs/README.md
         /usr/include/zkpipe/sdk/sdk.h /usr/include/zkpipe/sdk/abi/common.h
-        /usr/include/zkpipe/sdk/proof_type_plugin.h /usr/include/zkpipe/sector/shape.h)
+        /usr/include/zkpipe/sdk/proof_type_plugin.h /usr/include/zkpipe/sector/shape.h
+        /usr/share/doc/zkpipe/copyright /usr/share/doc/zkpipe/changelog.gz)
 for p in pageable pinned_pool zero_copy porep snapdeals; do
   expect+=("/usr/lib/zkpipe/plugins/$p.so" "/usr/lib/zkpipe/plugins/$p.plugin.toml")
 done
@@ -64,10 +65,10 @@ for b in zkpipe zkpipe-tool; do
   grep -qE "^-rwxr-xr-x .* \./usr/bin/$b\$" "$tmp/contents" || fail "/usr/bin/$b is not mode 0755"
 done
 # Nothing outside the package's places (no test plugins, no build paths).
-if grep -vE '^(|/etc|/lib|/lib/systemd|/usr|/usr/lib|/usr/share|/usr/include)$|^/usr/bin(/|$)|^/usr/include/zkpipe(/|$)|^/usr/lib/zkpipe(/|$)|^/usr/share/zkpipe(/|$)|^/etc/zkpipe(/|$)|^/lib/systemd/system(/|$)' \
+if grep -vE '^(|/etc|/lib|/lib/systemd|/usr|/usr/lib|/usr/share|/usr/share/doc|/usr/include)$|^/usr/bin(/|$)|^/usr/include/zkpipe(/|$)|^/usr/lib/zkpipe(/|$)|^/usr/share/zkpipe(/|$)|^/usr/share/doc/zkpipe(/|$)|^/etc/zkpipe(/|$)|^/lib/systemd/system(/|$)' \
     "$tmp/paths" >"$tmp/stray"; then
   cat "$tmp/stray" >&2
-  fail "files outside /usr/{bin,include/zkpipe,lib/zkpipe,share/zkpipe}, /etc/zkpipe, /lib/systemd/system"
+  fail "files outside /usr/{bin,include/zkpipe,lib/zkpipe,share/zkpipe,share/doc/zkpipe}, /etc/zkpipe, /lib/systemd/system"
 fi
 # Every plugin has its manifest and every manifest its plugin.
 diff <(grep -E '^/usr/lib/zkpipe/plugins/[^/]+\.so$' "$tmp/paths" | sed 's/\.so$//') \
@@ -100,6 +101,14 @@ done
 step "extract (dpkg-deb -x) and run from the installed paths"
 root=$tmp/root
 dpkg-deb -x "$deb" "$root"
+# Debian policy's /usr/share/doc/zkpipe: a machine-readable copyright file, and a changelog
+# (gzip -9n) whose newest entry is this version.
+head -1 "$root/usr/share/doc/zkpipe/copyright" |
+  grep -qx 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' ||
+  fail "/usr/share/doc/zkpipe/copyright is not in the copyright format 1.0"
+gzip -dc "$root/usr/share/doc/zkpipe/changelog.gz" >"$tmp/changelog"
+[ "$(dpkg-parsechangelog -l "$tmp/changelog" -S Version)" = "$version" ] ||
+  fail "changelog.gz's newest entry is $(dpkg-parsechangelog -l "$tmp/changelog" -S Version), not $version"
 cmp "$root/etc/zkpipe/zkpipe.yaml" "$source_dir/configs/zkpipe.yaml" ||
   fail "/etc/zkpipe/zkpipe.yaml differs from configs/zkpipe.yaml"
 # Every library an ELF file of the package links (NEEDED) is in Depends: its package, or a
