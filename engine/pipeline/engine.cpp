@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "engine_impl.h"
+#include "filecoin_params.h"
 #include "zkpipe/groth16/sectioned_file.h"
 #include "zkpipe/proof_type.h"
 #include "zkpipe/sdk/units.h"
@@ -254,6 +255,23 @@ void Engine::cancel_all() {
 Status Engine::preload_params(const std::string& id, ParamsChange* change) {
   return impl_->params_cache->preload(id, change);
 }
+Result<Engine::ParamsMade> Engine::make_params(const JobRequest& request) {
+  const std::string what = request.input_name.empty() ? "request" : request.input_name;
+  ZKP_ASSIGN_OR_RETURN(const ProofTypeJob parsed, impl_->parse(request, what));
+  ParamsMade out;
+  out.circuit_id = parsed.info().circuit_id;
+  const auto f = filecoin_params(impl_->config.params, out.circuit_id);
+  out.file = f ? f->params : impl_->params_cache->params_path(out.circuit_id);
+  const uint64_t setups = impl_->params_cache->stats().setups;
+  ReserveOptions wait;
+  wait.what = what;
+  ZKP_ASSIGN_OR_RETURN(const ParamsHandle hot,
+                       impl_->params_cache->acquire(
+                           out.circuit_id, [&parsed] { return parsed.record(); }, wait));
+  out.made = impl_->params_cache->stats().setups > setups;
+  return out;
+}
+
 Status Engine::evict_params(const std::string& id, ParamsChange* change) {
   return impl_->params_cache->evict(id, change);
 }

@@ -49,8 +49,9 @@ namespace {
 
 Status missing_params(const std::string& id, const std::string& path) {
   return not_found("no params for circuit " + id + ": " + path +
-                   " does not exist (set params.missing: setup in the config to make them by "
-                   "the seeded development setup, or copy them there)");
+                   " does not exist (copy them there; or, for a development setup (NOT a "
+                   "ceremony), run `zkpipe-tool params new --proof T --preset P --config C` or set "
+                   "params.missing: setup in the config)");
 }
 
 // Drops the pages of [p, p + n) of a read-only file mapping from the resident set (they are read

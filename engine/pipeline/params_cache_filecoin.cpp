@@ -37,7 +37,8 @@ Result<std::shared_ptr<HotParams>> ParamsCache::load_filecoin(const std::string&
     return not_found(fmt::format(
         "no params for circuit {}: {} (Filecoin's {}) does not exist in params.filecoin_dir (fetch "
         "Filecoin's parameters there, e.g. `lotus fetch-params <sector size>`; or set "
-        "params.missing: setup for a development setup, whose proofs no Filecoin node accepts)",
+        "params.missing: setup, or run `zkpipe-tool params new --proof T --preset P --config C`, "
+        "for a development setup, whose proofs no Filecoin node accepts)",
         id, f.params, f.file.name));
   }
   std::optional<groth16::R1cs> r1cs;

@@ -131,4 +131,57 @@ TEST_CASE("filecoin PoSt: a sample proves, and verifies outside the engine",
   }
 }
 
+// Issue 33 #5: the package's config says `params.missing: fail`, and nothing shipped could put
+// params where it reads them. `params new --proof T --preset P --config C` makes them there
+// (labeled development), and that config then proves with them.
+TEST_CASE("params new --proof: a preset's params where a missing: fail config proves with them",
+          "[tool][filecoin][heavy]") {
+  const TempDir dir("zkpipe_params_new_proof");
+  write(dir.file("c.yaml"),
+        fmt::format("version: 1\nplugin_dirs: [{}]\nmemory: {{backend: pageable}}\n"
+                    "params: {{dir: params, filecoin_dir: filecoin, missing: fail}}\n"
+                    "compute: {{threads: 1}}\n",
+                    ZKPIPE_TEST_PLUGIN_DIR));
+  const std::string type = "filecoin_winning_post", preset = "StackedDrgWinning2KiBV1";
+  const std::string request = dir.file("w.json");
+  REQUIRE(run_tool(fmt::format("proof-type {} sample --preset {} --seed 5 --out {}", type, preset,
+                               request))
+              .exit_code == 0);
+  const std::string prove =
+      fmt::format("prove --config {} --proof {} --input {}", dir.file("c.yaml"), type, request);
+  auto before = run_program(ZKPIPE_TEST_ZKPIPE, prove);
+  INFO(before.output);
+  CHECK(before.exit_code != 0);
+  CHECK_THAT(before.output, Contains("missing: setup"));  // the error says how to get them
+
+  const std::string args = fmt::format("params new --proof {} --preset {} --config {}", type,
+                                       preset, dir.file("c.yaml"));
+  auto made = run_tool(args);
+  INFO(made.output);
+  REQUIRE(made.exit_code == 0);
+  CHECK_THAT(made.output, Contains("NOT a trusted-setup ceremony") && Contains("made ") &&
+                              Contains("filecoin-winning-post-2KiB"));
+  bool labeled = false;
+  for (const auto& e : std::filesystem::directory_iterator(dir.file("filecoin"))) {
+    labeled = labeled || e.path().extension() == ".development";
+  }
+  CHECK(labeled);
+  auto again = run_tool(args);
+  CHECK(again.exit_code == 0);
+  CHECK_THAT(again.output, Contains("checked "));
+  auto proved = run_program(ZKPIPE_TEST_ZKPIPE, prove);
+  INFO(proved.output);
+  CHECK(proved.exit_code == 0);
+  CHECK_THAT(proved.output, Contains("OK, verified"));
+
+  auto bad = run_tool(
+      fmt::format("params new --proof {} --preset 2KiB --config {}", type, dir.file("c.yaml")));
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.output, Contains("--preset") && Contains(preset));
+  auto mixed = run_tool(fmt::format("params new --proof {} --preset {} --config {} --circuit mimc",
+                                    type, preset, dir.file("c.yaml")));
+  CHECK(mixed.exit_code != 0);
+  CHECK_THAT(mixed.output, Contains("excludes"));
+}
+
 }  // namespace

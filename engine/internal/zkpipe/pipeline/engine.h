@@ -212,6 +212,14 @@ class Engine {
   // copy and whether it was hot before.
   Status preload_params(const std::string& circuit_id, ParamsChange* change = nullptr);
   Status evict_params(const std::string& circuit_id, ParamsChange* change = nullptr);
+  // The params of the circuit `request` proves with: made by the seeded development setup when
+  // missing and params.missing is `setup` (NOT a ceremony), then loaded hot (so checked), as a
+  // job's first partition would (`zkpipe-tool params new --proof T --preset P`).
+  struct ParamsMade {
+    std::string circuit_id, file;  // file: params.dir's, or Filecoin's in params.filecoin_dir
+    bool made = false;             // by this call's setup
+  };
+  Result<ParamsMade> make_params(const JobRequest& request);
 
   nlohmann::json status_json() const;  // jobs, partitions, workers, budget, backends
   std::string metrics_text() const;    // Prometheus text exposition format
