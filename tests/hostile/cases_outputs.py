@@ -6,9 +6,12 @@
 # file (for --snarkjs: to a directory) is followed: the link stays a link, its target gets the
 # output. A full output (RLIMIT_FSIZE below the proof's size, SIGXFSZ ignored) and a read-only
 # output directory (as uid 65534 when the suite runs as root, since root ignores modes) fail
-# naming the path and leave no truncated file under the real name.
+# naming the path and leave no truncated file under the real name. That user runs copies of
+# zkpipe and the three plugins it loads, in the case's own directory: the build may lie where
+# other users cannot enter (a checkout under /root or a 0700 temporary folder).
 import os
 import resource
+import shutil
 import signal
 import stat
 
@@ -132,14 +135,26 @@ def read_only_output(ctx):
     if uid is not None:  # its params lock and stamps are the user's own
         for name in [""] + os.listdir(pdir):
             os.chown(os.path.join(pdir, name), uid, uid, follow_symlinks=False)
-    cfg = fx.config(ctx.path("c.yaml"), pdir, missing="fail")
+    zkpipe, plugin_dirs = fx.zkpipe, None
+    if uid is not None:
+        zkpipe, plugin_dirs = ctx.path("bin", "zkpipe"), [ctx.path("plugins")]
+        os.makedirs(os.path.dirname(zkpipe))
+        shutil.copy2(fx.zkpipe, zkpipe)
+        os.makedirs(plugin_dirs[0])
+        for name in ("snapdeals", "cpu", "pageable"):
+            for ext in (".so", ".plugin.toml"):
+                shutil.copy2(os.path.join(fx.plugins, name + ext), plugin_dirs[0])
+        for d in (ctx.path("bin"), plugin_dirs[0]):
+            os.chmod(d, 0o755)
+    cfg = fx.config(ctx.path("c.yaml"), pdir, missing="fail", plugin_dirs=plugin_dirs)
     ro = ctx.path("ro")
     os.mkdir(ro)
     os.chmod(ro, 0o555)
     os.chmod(ctx.dir, 0o755)
     proof = os.path.join(ro, "proof")
-    r = ctx.run(fx.prove_cmd(cfg, fx.snap_request(), "snapdeals", "--out", proof),
-                timeout=hostile.PROVE_TIMEOUT, uid=uid)
+    cmd = fx.prove_cmd(cfg, fx.snap_request(), "snapdeals", "--out", proof)
+    cmd[0] = zkpipe
+    r = ctx.run(cmd, timeout=hostile.PROVE_TIMEOUT, uid=uid)
     if r.rc == 0:
         return WRONG, "exit 0 with --out in a read-only directory"
     if os.listdir(ro):
