@@ -136,7 +136,8 @@ Status parse_server(const YamlReader& r, const Field& section, ServerConfig& s) 
   ZKP_ASSIGN_OR_RETURN(
       const std::vector<Field> fields,
       r.map_fields(section, {"listen", "http", "token_file", "max_message", "max_queued_jobs",
-                             "retain_results", "proof_types", "drain_timeout", "trace_window"}));
+                             "max_waiting_calls", "retain_results", "proof_types", "drain_timeout",
+                             "trace_window"}));
   if (const Field* f = find_field(fields, "listen")) {
     ZKP_ASSIGN_OR_RETURN(const std::vector<Field> items,
                          r.list_items(*f, "a list of addresses (unix:///path.sock, host:port)"));
@@ -165,6 +166,9 @@ Status parse_server(const YamlReader& r, const Field& section, ServerConfig& s) 
   }
   ZKP_RETURN_IF_ERROR(
       read_count(r, find_field(fields, "max_queued_jobs"), 1, 1'000'000, s.max_queued_jobs));
+  // At most 480 of the server's 512 threads: the rest answer status, submits and cancels.
+  ZKP_RETURN_IF_ERROR(
+      read_count(r, find_field(fields, "max_waiting_calls"), 1, 480, s.max_waiting_calls));
   if (const Field* f = find_field(fields, "retain_results")) {
     ZKP_ASSIGN_OR_RETURN(const std::vector<Field> keep, r.map_fields(*f, {"count", "age"}));
     ZKP_RETURN_IF_ERROR(read_count(r, find_field(keep, "count"), 0, 10'000'000, s.retain_count));

@@ -389,6 +389,55 @@ TEST_CASE("serve: preload, evict, back-pressure and retention", "[server]") {
   CHECK(pr.was_hot());
 }
 
+// Issue 34 #10: 600 blocking awaits took every server thread, and everyone's GetStatus and
+// SubmitProof failed. Waiting calls past server.max_waiting_calls are refused at once, naming
+// the bound; the other calls keep answering.
+TEST_CASE("serve: waiting calls past server.max_waiting_calls are refused, others answered",
+          "[server]") {
+  auto srv = start("max_waiting_calls: 2", /*paused=*/true);
+  Stub s(*srv);
+  v1::SubmitProofResponse out;
+  REQUIRE(s.submit(submit_request(mimc(32, 1, 41)), &out).ok());
+  const uint64_t job = out.job_id();
+  std::vector<std::thread> waiters;
+  std::atomic<int> waited_ok{0};
+  for (int i = 0; i < 2; ++i) {
+    waiters.emplace_back([&] {
+      v1::ProofResult r;
+      if (s.await(job, &r).ok() && r.state() == v1::JOB_STATE_DONE) ++waited_ok;
+    });
+  }
+  auto metrics = [&] {
+    v1::Metrics m;
+    REQUIRE(s.stub->GetMetrics(Stub::ctx().get(), {}, &m).ok());
+    return m.text();
+  };
+  bool both = false;  // bounded: 10 s for two calls to arrive
+  for (int i = 0; i < 200 && !both; ++i) {
+    both = metrics().find("zkpipe_waiting_calls 2\n") != std::string::npos;
+    if (!both) std::this_thread::sleep_for(milliseconds(50));
+  }
+  REQUIRE(both);
+  v1::ProofResult r;
+  const grpc::Status third = s.await(job, &r);
+  CHECK(third.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED);
+  CHECK(third.error_message().find("max_waiting_calls") != std::string::npos);
+  v1::ProveRequest prove;
+  *prove.mutable_submit() = submit_request(mimc(32, 1, 42));
+  const grpc::Status refused = s.stub->Prove(Stub::ctx().get(), prove, &r);
+  CHECK(refused.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED);
+  CHECK(refused.error_message().find("max_waiting_calls") != std::string::npos);
+  v1::EngineStatus st;  // the other calls still answer
+  CHECK(s.stub->GetStatus(Stub::ctx().get(), {}, &st).ok());
+  CHECK(st.jobs_size() == 1);  // the refused Prove submitted nothing
+  REQUIRE(s.submit(submit_request(mimc(32, 1, 43)), &out).ok());
+  srv->engine().resume();
+  for (std::thread& t : waiters) t.join();
+  CHECK(waited_ok.load() == 2);
+  CHECK(metrics().find("zkpipe_waiting_calls_refused_total 2\n") != std::string::npos);
+  REQUIRE(s.await(out.job_id(), &r).ok());
+}
+
 TEST_CASE("serve: TCP needs the token; a live socket is refused, a stale one replaced",
           "[server]") {
   const std::string token_path = (scratch().path / "token").string();

@@ -114,9 +114,13 @@ struct ServerConfig {
   std::string http = "127.0.0.1:9821";  // status, metrics, trace and the panel; empty: off
   std::string token_file;               // bearer token; required for a non-loopback listener
   uint64_t max_message_bytes = 256ull << 20;
-  uint32_t max_queued_jobs = 256;     // unfinished jobs; past it SubmitProof is RESOURCE_EXHAUSTED
-  uint32_t retain_count = 1000;       // finished jobs kept for AwaitProof ...
-  int64_t retain_age_ms = 3'600'000;  // ... and for how long
+  uint32_t max_queued_jobs = 256;  // unfinished jobs; past it SubmitProof is RESOURCE_EXHAUSTED
+  // AwaitProof, WatchJob and Prove calls waiting at once (each holds one of the gRPC server's
+  // kServerThreads threads); past it they are RESOURCE_EXHAUSTED at once, so the other calls
+  // keep their threads (issue 34 #10).
+  uint32_t max_waiting_calls = 448;
+  uint32_t retain_count = 1000;          // finished jobs kept for AwaitProof ...
+  int64_t retain_age_ms = 3'600'000;     // ... and for how long
   std::vector<std::string> proof_types;  // loaded at start; empty: every one in the plugin dirs
   int64_t drain_timeout_ms = -1;         // SIGTERM waits this long for jobs in flight; < 0: forever
   int64_t trace_window_ms = 600'000;     // how much of the trace /trace and the panel can show

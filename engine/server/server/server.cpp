@@ -215,7 +215,9 @@ Result<std::unique_ptr<Server>> Server::start(const Config& config, const ServeO
   builder.SetMaxReceiveMessageSize(max);
   builder.SetMaxSendMessageSize(max);
   grpc::ResourceQuota quota("zkpipe-serve");
-  quota.SetMaxThreads(512);  // each blocking AwaitProof/WatchJob holds one
+  // Each waiting AwaitProof/WatchJob/Prove holds one; server.max_waiting_calls (at most 480)
+  // leaves the rest to the other calls.
+  quota.SetMaxThreads(512);
   builder.SetResourceQuota(quota);
   // A port is this daemon's alone: gRPC would otherwise set SO_REUSEPORT, and a second daemon
   // on the same port would take half of its connections.

@@ -45,6 +45,39 @@ struct Counted {
   }
 };
 
+// A waiting call's place under server.max_waiting_calls, held for the call's life: each waiting
+// AwaitProof, WatchJob or Prove holds a server thread, and 600 of them had taken every thread,
+// so that everyone's GetStatus and SubmitProof failed (issue 34 #10). Past the bound a waiting
+// call is refused at once, saying why; the other calls keep their threads.
+class WaitingSlot {
+ public:
+  explicit WaitingSlot(ServiceState& s) : s_(s) {
+    taken_ = s_.waiting_calls.fetch_add(1) < s_.config.max_waiting_calls;
+    if (!taken_) {
+      s_.waiting_calls.fetch_sub(1);
+      s_.waiting_refused.fetch_add(1);
+    }
+  }
+  ~WaitingSlot() {
+    if (taken_) s_.waiting_calls.fetch_sub(1);
+  }
+  WaitingSlot(const WaitingSlot&) = delete;
+  WaitingSlot& operator=(const WaitingSlot&) = delete;
+
+  bool taken() const { return taken_; }
+  grpc::Status refusal(const char* rpc) const {
+    return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+            fmt::format("{}: {} AwaitProof/WatchJob/Prove calls are waiting already, the most this "
+                        "server holds (server.max_waiting_calls; each holds a server thread); "
+                        "await with a shorter timeout_ms and again, or retry later",
+                        rpc, s_.config.max_waiting_calls)};
+  }
+
+ private:
+  ServiceState& s_;
+  bool taken_ = false;
+};
+
 }  // namespace
 
 void ServiceState::count_call(const std::string& method, const grpc::Status& s) {
@@ -72,6 +105,13 @@ std::string ServiceState::metrics_text() {
       "# HELP zkpipe_draining Whether the server is draining (SIGTERM).\n# TYPE zkpipe_draining "
       "gauge\nzkpipe_draining {}\n",
       draining.load() ? 1 : 0);
+  out += fmt::format(
+      "# HELP zkpipe_waiting_calls AwaitProof, WatchJob and Prove calls waiting now.\n# TYPE "
+      "zkpipe_waiting_calls gauge\nzkpipe_waiting_calls {}\n# HELP "
+      "zkpipe_waiting_calls_refused_total Waiting calls refused past "
+      "server.max_waiting_calls.\n# TYPE zkpipe_waiting_calls_refused_total counter\n"
+      "zkpipe_waiting_calls_refused_total {}\n",
+      waiting_calls.load(), waiting_refused.load());
   out += fmt::format(
       "# HELP zkpipe_uptime_seconds Seconds since the daemon started.\n# TYPE "
       "zkpipe_uptime_seconds gauge\nzkpipe_uptime_seconds {:.1f}\n",
@@ -282,6 +322,8 @@ grpc::Status ProvingService::AwaitProof(grpc::ServerContext* ctx, const v1::Awai
   if (grpc::Status a = authorize(ctx); !a.ok()) return done(a);
   uint64_t job = 0;
   if (grpc::Status s = resolve(req->job(), &job); !s.ok()) return done(s);
+  const WaitingSlot slot(state_);
+  if (!slot.taken()) return done(slot.refusal("AwaitProof"));
   return done(
       await(ctx, job, req->has_timeout_ms(), req->timeout_ms(), req->with_verifying_key(), out));
 }
@@ -293,6 +335,8 @@ grpc::Status ProvingService::Prove(grpc::ServerContext* ctx, const v1::ProveRequ
   if (req->has_timeout_ms() && req->timeout_ms() < 0) {
     return done(invalid(fmt::format("timeout_ms: {} is negative", req->timeout_ms())));
   }
+  const WaitingSlot slot(state_);  // before the submit: a refused Prove submits nothing
+  if (!slot.taken()) return done(slot.refusal("Prove"));
   v1::SubmitProofResponse submitted;
   if (grpc::Status s = submit(req->submit(), &submitted); !s.ok()) return done(s);
   return done(await(ctx, submitted.job_id(), req->has_timeout_ms(), req->timeout_ms(),
@@ -379,6 +423,8 @@ grpc::Status ProvingService::WatchJob(grpc::ServerContext* ctx, const v1::WatchJ
   if (grpc::Status a = authorize(ctx); !a.ok()) return done(a);
   uint64_t job = 0;
   if (grpc::Status s = resolve(req->job(), &job); !s.ok()) return done(s);
+  const WaitingSlot slot(state_);
+  if (!slot.taken()) return done(slot.refusal("WatchJob"));
   std::optional<uint64_t> local = broker_.local_job(job);
   if (!local) {
     bool claimed_here = false;

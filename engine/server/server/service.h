@@ -34,6 +34,8 @@ struct ServiceState {
   std::atomic<bool> draining{false};
   std::atomic<uint64_t> submits_refused{0};
   std::atomic<int64_t> submits_in_progress{0};  // counted against max_queued_jobs
+  std::atomic<uint32_t> waiting_calls{0};       // counted against max_waiting_calls
+  std::atomic<uint64_t> waiting_refused{0};
   std::mutex calls_mu;
   std::map<std::pair<std::string, std::string>, uint64_t> calls;  // (method, code) -> count
   const int64_t started_ns = now_ns();                            // for zkpipe_uptime_seconds
