@@ -2,6 +2,7 @@
 // version 1 config (zkpipe/config.h), read strictly like the rest (sections.h). Documented in
 // configs/README.md. Thread-safety: pure functions.
 #include "sections.h"
+#include "zkpipe/sdk/circuit_id.h"
 #include "zkpipe/sdk/units.h"
 
 namespace zkpipe::config_detail {
@@ -100,8 +101,9 @@ Status parse_pipeline(const YamlReader& r, const Field& section, PipelineConfig&
 
 Status parse_params(const YamlReader& r, const Field& section, const std::filesystem::path& base,
                     ParamsConfig& params) {
-  ZKP_ASSIGN_OR_RETURN(const std::vector<Field> fields,
-                       r.map_fields(section, {"dir", "missing", "setup_seed", "filecoin_dir"}));
+  ZKP_ASSIGN_OR_RETURN(
+      const std::vector<Field> fields,
+      r.map_fields(section, {"dir", "missing", "setup_seed", "filecoin_dir", "preload"}));
   if (const Field* f = find_field(fields, "dir")) {
     ZKP_ASSIGN_OR_RETURN(params.dir, resolve_dir(r, *f, base));
   }
@@ -114,6 +116,26 @@ Status parse_params(const YamlReader& r, const Field& section, const std::filesy
   }
   if (const Field* f = find_field(fields, "setup_seed")) {
     ZKP_ASSIGN_OR_RETURN(params.setup_seed, r.integer(*f, 0, UINT64_MAX));
+  }
+  if (const Field* f = find_field(fields, "preload")) {
+    if (f->node.IsScalar()) {
+      ZKP_ASSIGN_OR_RETURN(const std::string all, r.choice(*f, {"all"}));
+      params.preload_all = !all.empty();
+    } else {
+      ZKP_ASSIGN_OR_RETURN(const std::vector<Field> items,
+                           r.list_items(*f, "a list of circuit ids, or all"));
+      params.preload.clear();
+      for (const Field& item : items) {
+        ZKP_ASSIGN_OR_RETURN(std::string id, r.scalar(item, "a circuit id"));
+        if (Status bad = check_circuit_id(id, "a circuit id"); !bad.ok()) {
+          return r.error(item, bad.message());
+        }
+        for (const std::string& seen : params.preload) {
+          if (seen == id) return r.error(item, "circuit '" + id + "' is listed twice");
+        }
+        params.preload.push_back(std::move(id));
+      }
+    }
   }
   return ok_status();
 }

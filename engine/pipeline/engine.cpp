@@ -93,6 +93,7 @@ Result<std::unique_ptr<Engine>> Engine::create(const Config& config, EngineOptio
     ZKP_RETURN_IF_ERROR(impl->load_proof_types(*options.proof_types).with_context(config.path));
   }
   impl->start_workers(options.start_paused);
+  impl->start_preload();
   return std::unique_ptr<Engine>(new Engine(std::move(impl)));
 }
 
@@ -116,6 +117,59 @@ void Engine::Impl::start_workers(bool start_paused) {
   if (options.on_job_end) threads.emplace_back([this] { reporter_loop(); });
 }
 
+void Engine::Impl::start_preload() {
+  const ParamsConfig& p = config.params;
+  std::vector<std::string> ids = p.preload_all ? params_cache->circuits_on_disk() : p.preload;
+  if (ids.empty()) return;
+  preload_total = ids.size();
+  spdlog::info("params.preload: loading {} circuit(s): {}", ids.size(), fmt::join(ids, ", "));
+  {
+    MutexLock lock(preload_mu);
+    preload_pending = std::move(ids);
+  }
+  preloader = std::thread([this] { preload_loop(); });
+}
+
+// One circuit after another, in the config's order, without a job (no setup: a missing file is
+// a failure, as params.missing: fail would make it for a job).
+void Engine::Impl::preload_loop() {
+  for (;;) {
+    std::string id;
+    {
+      MutexLock lock(preload_mu);
+      if (preload_pending.empty()) return;
+      id = preload_pending.front();
+    }
+    const int64_t t0 = now_ns();
+    const Status s =
+        preload_stop.load() ? aborted("the engine is stopping") : params_cache->preload(id);
+    MutexLock lock(preload_mu);
+    preload_pending.erase(preload_pending.begin());
+    if (s.ok()) {
+      spdlog::info("params.preload: {} hot in {:.1f} s", id, seconds_since(t0));
+    } else {
+      spdlog::error("params.preload: {}: {} (not ready until it is fixed and zkpipe restarted)", id,
+                    s.to_string());
+      preload_failed[id] = s.to_string();
+    }
+  }
+}
+
+Status Engine::Impl::preload_readiness() const {
+  MutexLock lock(preload_mu);
+  if (!preload_failed.empty()) {
+    const auto& [id, why] = *preload_failed.begin();
+    return failed_precondition(
+        fmt::format("params.preload: {} of {} circuit(s) failed to load; {}: {}",
+                    preload_failed.size(), preload_total, id, why));
+  }
+  if (!preload_pending.empty()) {
+    return unavailable(fmt::format("params.preload: loading {} ({} of {} circuit(s) left)",
+                                   preload_pending.front(), preload_pending.size(), preload_total));
+  }
+  return ok_status();
+}
+
 void Engine::Impl::stop() {
   Deferred later;
   {
@@ -132,10 +186,12 @@ void Engine::Impl::stop() {
   budget->close();
   // A params setup or check of every point can take minutes: it stops at its next step rather
   // than hold the exit (issue 33 #3: a daemon lived 4 minutes past "listeners closed").
+  preload_stop.store(true);
   if (const std::vector<std::string> loading = params_cache->stop_work(); !loading.empty()) {
     spdlog::info("stopping: the params work in progress for {} ends at its next step",
                  fmt::join(loading, ", "));
   }
+  if (preloader.joinable()) preloader.join();
   synth_cv.notify_all();
   compute_cv.notify_all();
   final_cv.notify_all();

@@ -228,6 +228,18 @@ struct Engine::Impl {
   mutable Mutex types_mu;  // plugin loading
   std::map<std::string, ProofTypePlugin> types ZKP_GUARDED_BY(types_mu);
 
+  // params.preload (engine.cpp): made hot by one thread at start, off the workers; until then,
+  // and when one failed, ready() says so.
+  mutable Mutex preload_mu;
+  std::vector<std::string> preload_pending ZKP_GUARDED_BY(preload_mu);
+  std::map<std::string, std::string> preload_failed ZKP_GUARDED_BY(preload_mu);  // id -> why
+  size_t preload_total = 0;
+  std::atomic<bool> preload_stop{false};
+  std::thread preloader;
+  void start_preload();
+  void preload_loop();
+  Status preload_readiness() const ZKP_EXCLUDES(preload_mu);
+
   // Start-up and shutdown (engine.cpp).
   std::string startup_prediction(const MemoryPlan& plan, const SystemInfo& info,
                                  uint64_t baseline) const;

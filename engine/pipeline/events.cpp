@@ -120,11 +120,13 @@ uint32_t Engine::Impl::queue_position(const Job& job) const {
 }
 
 Status Engine::ready() const {
-  MutexLock lock(impl_->mu);
-  if (!impl_->accepting) return unavailable("draining: no new jobs are accepted");
-  if (!impl_->no_compute.ok()) return impl_->no_compute;
-  if (impl_->live_compute == 0) return unavailable("no compute worker is running");
-  return ok_status();
+  {
+    MutexLock lock(impl_->mu);
+    if (!impl_->accepting) return unavailable("draining: no new jobs are accepted");
+    if (!impl_->no_compute.ok()) return impl_->no_compute;
+    if (impl_->live_compute == 0) return unavailable("no compute worker is running");
+  }
+  return impl_->preload_readiness();
 }
 
 size_t Engine::unfinished_jobs() const {

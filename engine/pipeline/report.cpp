@@ -148,7 +148,15 @@ nlohmann::json Engine::Impl::status_json() const {
                    {"loads", s.loads},
                    {"setups", s.setups},
                    {"evictions", s.evictions},
-                   {"hot_circuits", s.hot_circuits}};
+                   {"hot_circuits", s.hot_circuits},
+                   {"load_s", s.load_s},
+                   {"setup_s", s.setup_s},
+                   {"check_s", s.check_s}};
+  if (preload_total > 0) {
+    MutexLock preload_lock(preload_mu);
+    out["params"]["preload"] = {
+        {"circuits", preload_total}, {"pending", preload_pending}, {"failed", preload_failed}};
+  }
   json devices = json::array();
   for (size_t d = 0; d < compute->device_count(); ++d) devices.push_back(compute->device_name(d));
   out["compute"] = {{"backend", compute->name()}, {"devices", devices}};

@@ -166,3 +166,33 @@ TEST_CASE("Pipeline config: pipeline.reserve and scheduling.defaults", "[config]
     CHECK(bad.status().message().rfind(prefix, 0) == 0);
   }
 }
+
+TEST_CASE("Pipeline config: params.preload names circuits, or all", "[config]") {
+  const Result<zkpipe::Config> none = parse("");
+  REQUIRE(none.ok());
+  CHECK(none->params.preload.empty());
+  CHECK_FALSE(none->params.preload_all);
+  const Result<zkpipe::Config> listed =
+      parse("params: {preload: [filecoin-winning-post-32GiB, mimc-test-r32]}\n");
+  INFO(listed.status().to_string());
+  REQUIRE(listed.ok());
+  CHECK(listed->params.preload ==
+        std::vector<std::string>{"filecoin-winning-post-32GiB", "mimc-test-r32"});
+  const Result<zkpipe::Config> all = parse("params: {preload: all}\n");
+  REQUIRE(all.ok());
+  CHECK(all->params.preload_all);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"params: {preload: some}\n", "p.yaml:3:19: params.preload: unknown value 'some'"},
+      {"params: {preload: [a/b]}\n", "p.yaml:3:20: params.preload[0]: a circuit id: 'a/b' is not"},
+      {"params: {preload: [a, a]}\n",
+       "p.yaml:3:23: params.preload[1]: circuit 'a' is listed twice"},
+      {"params: {preload: {a: 1}}\n", "p.yaml:3:19: params.preload: expected a list of circuit"},
+  };
+  for (const auto& [yaml, prefix] : cases) {
+    const Result<zkpipe::Config> bad = parse(yaml);
+    INFO(yaml);
+    REQUIRE_FALSE(bad.ok());
+    INFO(bad.status().message());
+    CHECK(bad.status().message().rfind(prefix, 0) == 0);
+  }
+}

@@ -216,3 +216,53 @@ TEST_CASE("Params: a check of every point ends ABORTED once told to stop", "[pip
 
 }  // namespace
 }  // namespace zkpipe::testing
+
+namespace zkpipe::testing {
+namespace {
+
+// The engine's readiness while params.preload loads (bounded: 30 s), then what it says.
+Status settled_readiness(const pipeline::Engine& engine) {
+  Status s = engine.ready();
+  for (int i = 0; i < 600 && s.message().find("loading") != std::string::npos; ++i) {
+    std::this_thread::sleep_for(50ms);
+    s = engine.ready();
+  }
+  return s;
+}
+
+// Issue 33 #2: params.preload makes circuits hot at start, off the workers; the engine is not
+// ready until they are, and a circuit that cannot load keeps it not ready, naming the circuit.
+TEST_CASE("Params: params.preload loads at start; ready only once every circuit is hot",
+          "[pipeline]") {
+  TempDir dir("zkpipe_params_preload");
+  const MadeParams m = make_params(dir);  // mimc-test-r24, made by a first job
+  Config config = m.config;
+  config.params.setup_when_missing = false;
+  config.params.preload = {"mimc-test-r24"};
+  {
+    auto engine = make_engine(config);
+    const Status s = settled_readiness(*engine);
+    INFO(s.to_string());
+    CHECK(s.ok());
+    const auto st = engine->status_json();
+    CHECK(st["params"]["hot_circuits"] == nlohmann::json::array({"mimc-test-r24"}));
+    CHECK(st["params"]["preload"]["pending"].empty());
+  }
+  config.params.preload = {"mimc-test-r24", "mimc-test-r999"};
+  auto engine = make_engine(config);
+  const Status s = settled_readiness(*engine);
+  INFO(s.to_string());
+  CHECK(s.code() == Code::kFailedPrecondition);
+  CHECK_THAT(s.message(), Contains("params.preload") && Contains("mimc-test-r999") &&
+                              Contains("1 of 2 circuit(s) failed"));
+  CHECK(engine->status_json()["params"]["preload"]["failed"].contains("mimc-test-r999"));
+  // The circuit that loaded still proves; readiness is the operator's signal, not a stop.
+  Result<uint64_t> id = engine->submit(mimc_request(24, 1, 7));
+  REQUIRE(id.ok());
+  Result<pipeline::JobResult> r = engine->wait(*id, 60s);
+  REQUIRE(r.ok());
+  CHECK(r->status.ok());
+}
+
+}  // namespace
+}  // namespace zkpipe::testing

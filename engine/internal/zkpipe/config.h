@@ -105,6 +105,11 @@ struct ParamsConfig {
   // bellperson .params there, by their registered names; empty: with zkpipe's own params in `dir`
   // (a development setup: Filecoin nodes reject those proofs).
   std::string filecoin_dir;
+  // params.preload: circuits whose params the engine makes hot at start, off the workers; until
+  // they are, and when one fails, the engine is not ready (Engine::ready, /readyz). `all`: every
+  // circuit with params on disk at start.
+  std::vector<std::string> preload;
+  bool preload_all = false;
 };
 
 // `server:` what `zkpipe serve` listens on and keeps (the command line may override the
