@@ -308,6 +308,8 @@ Result<Submitted> Engine::Impl::enqueue(std::shared_ptr<Job> job, const JobReque
   if (!dedupe_key(request).empty()) m.by_request_id[request.request_id] = job->id;
   job->submitted_ns = m.trace.now_ns();
   job->queued_ns.assign(parts, job->submitted_ns);
+  job->parked_ns.assign(parts, 0);
+  job->params_wait_ms.assign(parts, 0);
   for (uint32_t p = 0; p < parts; ++p) {
     if (job->parts[p] == PartState::kQueued) m.synth_queue.insert(job->key(p));
   }

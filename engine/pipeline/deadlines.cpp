@@ -77,8 +77,8 @@ void Engine::Impl::check_deadline(Job& job, Deferred& later) {
     const double each = t == circuit_times.end() ? 0 : t->second.prove_start;
     const bool before = other->key(0) < mine;
     for (PartState s : other->parts) {
-      const bool waiting =
-          s == PartState::kQueued || s == PartState::kSynthesizing || s == PartState::kReady;
+      const bool waiting = s == PartState::kQueued || s == PartState::kParams ||
+                           s == PartState::kSynthesizing || s == PartState::kReady;
       if (s == PartState::kProving || (before && waiting)) {
         ahead_ms += each;
         ++ahead;

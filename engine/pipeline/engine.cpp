@@ -198,6 +198,10 @@ void Engine::Impl::stop() {
   report_cv.notify_all();
   for (std::thread& t : threads) t.join();
   threads.clear();
+  {
+    UniqueLock lock(mu);  // the params threads (params_work.cpp) end too
+    params_cv.wait(lock.native(), [&]() ZKP_REQUIRES(mu) { return params_loads == 0; });
+  }
   later.flush();
   MutexLock lock(mu);
   ready.clear();

@@ -67,7 +67,17 @@ struct PluginJob {
   Reservation request;  // the parsed request's memory, reserved at its input's size
 };
 
-enum class PartState { kQueued, kSynthesizing, kReady, kProving, kFinishing, kProved, kDropped };
+// kParams: queued, waiting for its circuit's params (made, checked or loaded off the workers).
+enum class PartState {
+  kQueued,
+  kParams,
+  kSynthesizing,
+  kReady,
+  kProving,
+  kFinishing,
+  kProved,
+  kDropped
+};
 std::string_view part_state_name(PartState s);
 
 // Queue order: priority, then deadline (the earliest first, none last), then job sequence (= id),
@@ -120,7 +130,9 @@ struct Job {
   std::vector<PartState> parts;
   std::vector<std::optional<groth16::Proof>> proofs;
   std::vector<PartitionTiming> timings;
-  std::vector<int64_t> queued_ns;  // when each partition last entered the synthesis queue
+  std::vector<int64_t> queued_ns;      // when each partition last entered the synthesis queue
+  std::vector<int64_t> parked_ns;      // when each partition began waiting for its params
+  std::vector<double> params_wait_ms;  // that wait, added to its srs_wait when synthesized
   uint32_t proved = 0;
   int64_t submitted_ns = 0, ended_ns = 0;
   JobResult result;              // filled when the job ends
@@ -197,6 +209,13 @@ struct Engine::Impl {
   std::map<uint64_t, std::shared_ptr<Job>> jobs ZKP_GUARDED_BY(mu);
   std::map<std::string, uint64_t> by_request_id ZKP_GUARDED_BY(mu);
   std::set<QueueKey> synth_queue ZKP_GUARDED_BY(mu);
+  // Params work off the synthesis workers (params_work.cpp; issue 33 #2: a CRITICAL job waited
+  // 118 s behind another circuit's params check on the only synthesis worker): a partition
+  // whose circuit's params are not hot waits here, by circuit, while a thread of that circuit's
+  // own makes, checks or loads them; then it goes back to synth_queue.
+  std::map<std::string, std::set<QueueKey>> params_waiting ZKP_GUARDED_BY(mu);
+  size_t params_loads ZKP_GUARDED_BY(mu) = 0;  // those threads running
+  std::condition_variable params_cv;           // a params thread ended
   // Partitions holding their memory and being synthesized. One of a higher priority than every
   // ready partition is waited for by a compute worker rather than overtaken by them
   // (compute_loop); such a partition is also synthesized past the ready depth (synthesis_loop).
@@ -239,6 +258,12 @@ struct Engine::Impl {
   void start_preload();
   void preload_loop();
   Status preload_readiness() const ZKP_EXCLUDES(preload_mu);
+
+  // In synthesis_loop: parks partition `key` of `job` when its circuit's params are not hot
+  // (starting that circuit's params thread if none runs); false when they are hot.
+  bool park_for_params(const std::shared_ptr<Job>& job, const QueueKey& key) ZKP_REQUIRES(mu);
+  void params_loop(std::string circuit, std::shared_ptr<Job> job, std::shared_ptr<PluginJob> plugin,
+                   int32_t label) ZKP_EXCLUDES(mu);
 
   // Start-up and shutdown (engine.cpp).
   std::string startup_prediction(const MemoryPlan& plan, const SystemInfo& info,

@@ -22,6 +22,9 @@ void Engine::Impl::end_job(Job& job, JobState state, Status status, Deferred& la
   for (uint32_t p = 0; p < job.info.partitions; ++p) {
     const QueueKey key = job.key(p);
     synth_queue.erase(key);
+    if (auto w = params_waiting.find(job.info.circuit_id); w != params_waiting.end()) {
+      w->second.erase(key);  // its params thread goes on; the circuit's entry is that thread's
+    }
     for (auto* queue : {&ready, &started}) {
       if (auto node = queue->extract(key)) {
         node.mapped()->params.reset();  // see job.params below

@@ -503,6 +503,12 @@ void ParamsCache::count_work(double ParamsStats::*seconds, uint64_t ParamsStats:
   if (count != nullptr) ++(counters_.*count);
 }
 
+bool ParamsCache::hot(const std::string& id) const {
+  MutexLock lock(mu_);
+  const auto it = entries_.find(id);
+  return it != entries_.end() && it->second->state == Entry::State::kHot;
+}
+
 std::vector<std::string> ParamsCache::stop_work() {
   stopping_.store(true);
   std::vector<std::string> loading;

@@ -14,6 +14,8 @@ std::string_view part_state_name(PartState s) {
   switch (s) {
     case PartState::kQueued:
       return "queued";
+    case PartState::kParams:
+      return "params";
     case PartState::kSynthesizing:
       return "synthesizing";
     case PartState::kReady:

@@ -121,6 +121,7 @@ void Engine::Impl::synthesis_loop(size_t worker) {
       lock.lock();
       continue;
     }
+    if (park_for_params(job, key)) continue;
     job->state = JobState::kRunning;
     job->parts[p] = PartState::kSynthesizing;
     ++job->timings[p].attempts;
@@ -148,6 +149,8 @@ void Engine::Impl::synthesis_loop(size_t worker) {
     } else {
       PartitionWork& w = **work;
       w.timing.queue_wait = ms_between(queued, start);
+      w.timing.srs_wait += job->params_wait_ms[p];  // its wait for the params thread
+      job->params_wait_ms[p] = 0;
       w.timing.lock_wait = lock_wait;
       w.timing.attempts = job->timings[p].attempts;
       w.queued_ns = trace.now_ns();

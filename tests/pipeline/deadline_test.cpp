@@ -5,6 +5,8 @@
 // deadline the measured times say is unreachable is reported early in status and metrics.
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <map>
 
 #include "engine_fixture.h"
@@ -277,6 +279,48 @@ TEST_CASE("Engine: a job past its deadline is at risk; metrics count its miss an
                Contains(fmt::format("zkpipe_job_failures_total{{code=\"{}\",type=\"mimc_jobs\"}} 1",
                                     code_name(late_result->status.code()))));
   }
+}
+
+// Issue 33 #2: a CRITICAL job waited 118 s and missed its deadline while the only synthesis
+// worker made another circuit's params. Params work now runs on a thread of the circuit's own:
+// with one synthesis worker and job A's params held in their setup (the plugin's hold_record),
+// a CRITICAL job of another circuit is proved, and A is told as waiting for params.
+TEST_CASE("Engine: params work runs off the synthesis workers; a CRITICAL job goes past it",
+          "[pipeline][deadline]") {
+  auto engine = make_engine(test_config("synthesis_workers: 1"));
+  require_verified(*engine->wait(*engine->submit(mimc_request(16, 1, 1))));  // r16's params hot
+  const std::string hold = (scratch().path / "hold-record").string();
+  Result<uint64_t> a = engine->submit(
+      mimc_request(27, 2, 2, Priority::kLow, fmt::format(R"(, "hold_record": "{}")", hold)));
+  REQUIRE(a.ok());
+  bool recording = false;  // bounded: 30 s for A's params thread to start its setup
+  for (int i = 0; i < 600 && !recording; ++i) {
+    recording = std::filesystem::exists(hold + ".recording");
+    if (!recording) std::this_thread::sleep_for(50ms);
+  }
+  REQUIRE(recording);
+  pipeline::JobRequest urgent = mimc_request(16, 1, 3, Priority::kCritical);
+  Result<uint64_t> b = engine->submit(std::move(urgent));
+  REQUIRE(b.ok());
+  // Before: B waited for A's params on the only synthesis worker (the hold lasts 30 s).
+  Result<pipeline::JobResult> b_result = engine->wait(*b, 20s);
+  REQUIRE(b_result.ok());
+  require_verified(*b_result);
+  const nlohmann::json status = engine->status_json();
+  for (const auto& j : status["jobs"]) {
+    if (j["job"] != *a) continue;
+    CHECK(j["state"] == "queued");
+    for (const auto& part : j["partitions"]) CHECK(part["state"] == "params");
+  }
+  CHECK(status["workers"].contains("params-mimc-test-r27"));
+  std::ofstream(hold + ".go").put('\n');
+  Result<pipeline::JobResult> a_result = engine->wait(*a, 60s);
+  REQUIRE(a_result.ok());
+  require_verified(*a_result);
+  for (const auto& t : a_result->partitions) CHECK(t.srs_wait > 0);  // the wait is params time
+  bool drawn = false;
+  for (const auto& s : spans_named(*engine, "params")) drawn = drawn || s.job == *a;
+  CHECK(drawn);
 }
 
 }  // namespace

@@ -4,7 +4,8 @@
 // partition proves the example MiMC chain of R rounds (zkpipe/groth16/example_circuits.h) with
 // public x_0, k and the output; its constants are fixed (one circuit per R), x_0 and k depend on S
 // and the partition. Small circuits prove in milliseconds, so tests can run many concurrent jobs
-// (also under ThreadSanitizer). "hold" (a path) pauses the second parse (below). "fail_partition"
+// (also under ThreadSanitizer). "hold" (a path) pauses the second parse, "hold_record" the
+// recording of the R1CS (below). "fail_partition"
 // makes synthesis of that partition (a position) fail, as a plugin fault. Presets (ABI 1.2):
 // "small" and "medium"; a sample request is the JSON of the preset's rounds and partitions with the
 // seed's low 32 bits. Built a second time with ZKPIPE_MIMC_BARE as `mimc_bare`: the same proof type
@@ -53,12 +54,13 @@ void chain(uint64_t rounds, std::optional<uint64_t> witness_seed, groth16::Const
 class MimcJob final : public plugins::ProofJob {
  public:
   MimcJob(uint64_t rounds, uint32_t partitions, uint64_t seed, int64_t fail_partition,
-          uint32_t first)
+          uint32_t first, std::string hold_record)
       : rounds_(rounds),
         partitions_(partitions),
         seed_(seed),
         fail_(fail_partition),
-        first_(first) {
+        first_(first),
+        hold_record_(std::move(hold_record)) {
     auto cs = groth16::ConstraintSystem::counter();
     synthesize(cs, 0);
     counts_ = {cs.num_inputs(), cs.num_aux(), cs.num_constraints()};
@@ -74,7 +76,17 @@ class MimcJob final : public plugins::ProofJob {
     }
     chain(rounds_, seed_ * 1000 + position, cs);
   }
+  // "hold_record": PATH pauses the recording of the R1CS (what a params setup starts with):
+  // it creates PATH.recording and waits (at most 30 s) for PATH.go.
   void synthesize_blank(groth16::ConstraintSystem& cs) const override {
+    if (!hold_record_.empty()) {
+      namespace fs = std::filesystem;
+      std::error_code ec;
+      std::ofstream(hold_record_ + ".recording").put('\n');
+      for (int i = 0; i < 3000 && !fs::exists(hold_record_ + ".go", ec); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    }
     chain(rounds_, uint64_t{0}, cs);
   }
   std::vector<crypto::Fr> public_inputs(uint32_t position) const override {
@@ -90,6 +102,7 @@ class MimcJob final : public plugins::ProofJob {
   uint64_t seed_;
   int64_t fail_;
   uint32_t first_;
+  std::string hold_record_;
   CircuitCounts counts_;
 };
 
@@ -137,8 +150,16 @@ Result<std::unique_ptr<plugins::ProofJob>> parse(std::span<const uint8_t> bytes,
   if (j.contains("first_partition")) {
     ZKP_ASSIGN_OR_RETURN(first, get("first_partition", 0, kMaxPartitions));
   }
+  std::string hold_record;
+  if (j.contains("hold_record")) {
+    if (!j["hold_record"].is_string()) {
+      return invalid_argument(what + ": hold_record: expected a path");
+    }
+    hold_record = j["hold_record"].get<std::string>();
+  }
   return std::unique_ptr<plugins::ProofJob>(new MimcJob(rounds, static_cast<uint32_t>(partitions),
-                                                        seed, fail, static_cast<uint32_t>(first)));
+                                                        seed, fail, static_cast<uint32_t>(first),
+                                                        std::move(hold_record)));
 }
 
 Result<std::vector<uint8_t>> sample(const zkp_preset& preset, uint64_t seed) {

@@ -93,6 +93,9 @@ class ParamsCache {
   // and none starts. Returns the circuits whose params were loading (for the log).
   std::vector<std::string> stop_work() ZKP_EXCLUDES(mu_);
 
+  // Whether the circuit's params are hot (an acquire would not wait).
+  bool hot(const std::string& circuit_id) const ZKP_EXCLUDES(mu_);
+
   ParamsStats stats() const;
   std::string params_path(const std::string& circuit_id) const;
   // params.dir/<circuit_id>.vk: the verifying key in bellperson's .vk layout, written beside the
