@@ -254,7 +254,8 @@ TEST_CASE("Engine: a job past its deadline is at risk; metrics count its miss an
   CHECK_THAT(metrics, Contains("zkpipe_jobs{state=\"queued\",priority=\"normal\"} 1"));
   CHECK_THAT(metrics, Contains("zkpipe_jobs{state=\"queued\",priority=\"high\"} 1"));
   std::this_thread::sleep_for(100ms);  // paused: the late job cannot start, its deadline passes
-  for (const auto& j : engine->status_json()["jobs"]) {
+  const nlohmann::json paused_status = engine->status_json();  // kept: the loop reads into it
+  for (const auto& j : paused_status["jobs"]) {
     if (j["job"] == *late_id) {
       CHECK(j.value("deadline_in_s", 0.0) < 0);
       CHECK(j.value("deadline_at_risk", false));
