@@ -132,21 +132,39 @@ TEST_CASE("Params: temporary files of a killed writer are removed by the next ma
 namespace zkpipe::testing {
 namespace {
 
+// A params cache in a temporary directory that makes missing params (setup), with a 1 GiB budget
+// and an allocator that always fails (these tests never get as far as a hot copy).
+struct SetupCache {
+  explicit SetupCache(const char* name)
+      : dir(name),
+        budget(1ull << 30),
+        cache(
+            config_for(dir), budget,
+            [](uint64_t) -> Result<Buffer> { return internal_error("no memory here"); },
+            one_thread()) {}
+  static ParamsConfig config_for(const TempDir& d) {
+    ParamsConfig config;
+    config.dir = d.file("params");
+    config.setup_when_missing = true;
+    return config;
+  }
+  static pipeline::PipelineShape one_thread() {
+    pipeline::PipelineShape shape;
+    shape.threads = 1;
+    return shape;
+  }
+  TempDir dir;
+  pipeline::MemoryBudget budget;
+  pipeline::ParamsCache cache;
+};
+
 // Issue 34, finding 2: an exception out of loading (here the recorder's) used to leave the entry
 // loading forever, so every later acquire of the id waited for good. Now each acquire returns
 // the error and the next one tries again.
 TEST_CASE("Params: an exception while loading fails that acquire only; the next one tries again",
           "[pipeline]") {
-  TempDir dir("zkpipe_params_throw");
-  ParamsConfig config;
-  config.dir = dir.file("params");
-  config.setup_when_missing = true;
-  pipeline::MemoryBudget budget(1ull << 30);
-  pipeline::PipelineShape shape;
-  shape.threads = 1;
-  pipeline::ParamsCache cache(
-      config, budget, [](uint64_t) -> Result<Buffer> { return internal_error("no memory here"); },
-      shape);
+  SetupCache c("zkpipe_params_throw");
+  pipeline::ParamsCache& cache = c.cache;
   int calls = 0;
   const pipeline::RecordFn throwing = [&]() -> Result<groth16::R1cs> {
     ++calls;
@@ -168,16 +186,8 @@ TEST_CASE("Params: an exception while loading fails that acquire only; the next 
 // would use. stop_work ends a setup in progress at its next batch (here: called from the
 // recorder, right before the setup starts) and lets no later one start; nothing is written.
 TEST_CASE("Params: stop_work ends a setup in progress and starts none", "[pipeline]") {
-  TempDir dir("zkpipe_params_stop");
-  ParamsConfig config;
-  config.dir = dir.file("params");
-  config.setup_when_missing = true;
-  pipeline::MemoryBudget budget(1ull << 30);
-  pipeline::PipelineShape shape;
-  shape.threads = 1;
-  pipeline::ParamsCache cache(
-      config, budget, [](uint64_t) -> Result<Buffer> { return internal_error("no memory here"); },
-      shape);
+  SetupCache c("zkpipe_params_stop");
+  pipeline::ParamsCache& cache = c.cache;
   int calls = 0;
   const pipeline::RecordFn record = [&]() -> Result<groth16::R1cs> {
     ++calls;
