@@ -25,8 +25,6 @@
 // batch_add_g1_ifma_available(). Thread-safety: per-thread scratch, so calls may run concurrently.
 #include "batch_add_ifma.h"
 
-#include <immintrin.h>
-
 #include <algorithm>
 #include <cstddef>
 #include <vector>
@@ -42,7 +40,9 @@ using ifma::bc;
 using ifma::carry;
 using ifma::csub;
 using ifma::kM52;
+using ifma::Mask;
 using ifma::V;
+using ifma::V256;
 using F8 = ifma::Lanes<8>;  // l[7] may carry more after a signed carry
 using FpLanes = ifma::Field52<Fp, 8>;
 using L52 = ifma::Limbs52<8>;
@@ -162,9 +162,9 @@ ZKP_IFMA_INLINE void load_points(const G1Affine* const* p, F8& x, F8& y) {
 #pragma GCC unroll 8
   for (int i = 0; i < 4; ++i) {  // qwords 8..11
     const V lo = _mm512_castsi256_si512(
-        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p[2 * i]->y.l + 2)));
+        _mm256_loadu_si256(reinterpret_cast<const V256*>(p[2 * i]->y.l + 2)));
     z[i] = _mm512_inserti64x4(
-        lo, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p[2 * i + 1]->y.l + 2)), 1);
+        lo, _mm256_loadu_si256(reinterpret_cast<const V256*>(p[2 * i + 1]->y.l + 2)), 1);
   }
   transpose8(r, c);
   ifma::from_pairs(z, c + 8);
@@ -183,9 +183,9 @@ ZKP_IFMA_INLINE void store_points(G1Affine* const* p, size_t count, const F8& x,
   for (int l = 0; l < 8; ++l) {
     if (static_cast<size_t>(l) >= count) break;
     _mm512_storeu_si512(p[l]->x.l, r[l]);
-    const __m256i hi =
+    const V256 hi =
         l % 2 == 0 ? _mm512_castsi512_si256(z[l / 2]) : _mm512_extracti64x4_epi64(z[l / 2], 1);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p[l]->y.l + 2), hi);
+    _mm256_storeu_si256(reinterpret_cast<V256*>(p[l]->y.l + 2), hi);
   }
 }
 
@@ -287,9 +287,9 @@ ZKP_IFMA void run(G1Affine* const* dst, const G1Affine* const* src, const uint8_
     G1Affine* d[8];
     const G1Affine* s[8];
     lane_points(dst + 8 * g, src + 8 * g, count, d, s);
-    __mmask8 flip = 0;
+    Mask flip = 0;
     for (size_t l = 0; l < 8 && l < count; ++l) {
-      flip |= static_cast<__mmask8>((neg[8 * g + l] != 0) << l);
+      flip |= static_cast<Mask>((neg[8 * g + l] != 0) << l);
     }
     F8 x1, y1, x2, y2;
     load_points(d, x1, y1);
@@ -348,7 +348,12 @@ constexpr size_t kMaxBatch = 2048;
 
 }  // namespace
 
+inline namespace ZKP_IFMA_VARIANT {
+
 bool batch_add_g1_ifma_available() {
+#if defined(ZKP_IFMA_EMULATED)
+  return true;
+#endif
   static const bool ok = [] {
     __builtin_cpu_init();  // may run in a static initializer, before libgcc's own
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
@@ -370,4 +375,5 @@ void batch_add_g1_ifma(G1Affine* const* dst, const G1Affine* const* src, const u
   }
 }
 
+}  // namespace ZKP_IFMA_VARIANT
 }  // namespace zkpipe::crypto::msm_detail

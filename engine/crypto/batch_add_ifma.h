@@ -9,9 +9,20 @@
 
 #include "zkpipe/crypto/curves.h"
 
-namespace zkpipe::crypto::msm_detail {
+// The kernel's variant: `native` (AVX-512, the library's) or, compiled with ZKP_IFMA_EMULATED,
+// `emulated` (scalar stand-ins, tests only; ifma_lanes.h).
+#if !defined(ZKP_IFMA_VARIANT)
+#if defined(ZKP_IFMA_EMULATED)
+#define ZKP_IFMA_VARIANT emulated
+#else
+#define ZKP_IFMA_VARIANT native
+#endif
+#endif
 
-// True when the CPU has AVX-512F and AVX-512 IFMA (checked once).
+namespace zkpipe::crypto::msm_detail {
+inline namespace ZKP_IFMA_VARIANT {
+
+// True when the CPU has AVX-512F and AVX-512 IFMA (checked once); always, emulated.
 bool batch_add_g1_ifma_available();
 
 // For i in [0, m): *dst[i] = *dst[i] + (neg[i] ? -*src[i] : *src[i]) on affine G1 points, with
@@ -29,4 +40,5 @@ uint64_t batch_add_g1_ifma_scratch_bytes(size_t m);
 void batch_add_g1_ifma(G1Affine* const* dst, const G1Affine* const* src, const uint8_t* neg,
                        size_t m);
 
+}  // namespace ZKP_IFMA_VARIANT
 }  // namespace zkpipe::crypto::msm_detail

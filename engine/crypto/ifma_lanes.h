@@ -6,7 +6,9 @@
 // functions on values.
 #pragma once
 
+#if !defined(ZKP_IFMA_EMULATED)
 #include <immintrin.h>
+#endif
 
 #include <array>
 #include <cstddef>
@@ -21,12 +23,29 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
 
+// ZKP_IFMA_EMULATED (tests only): the same kernels over scalar stand-ins for the intrinsics
+// (ifma_emulation.h), for any x86-64; ZKP_IFMA_VARIANT names the exported functions' inline
+// namespace, so both variants link into one test binary.
+#if defined(ZKP_IFMA_EMULATED)
+#include "ifma_emulation.h"
+#define ZKP_IFMA
+#define ZKP_IFMA_INLINE inline
+#else
 #define ZKP_IFMA __attribute__((target("avx512f,avx512ifma")))
 #define ZKP_IFMA_INLINE ZKP_IFMA inline __attribute__((always_inline))
+#endif
 
 namespace zkpipe::crypto::ifma {
 
+#if defined(ZKP_IFMA_EMULATED)
+using V = ifma_emu::V512;
+using V256 = ifma_emu::V256;
+using Mask = ifma_emu::Mask8;
+#else
 using V = __m512i;
+using V256 = __m256i;
+using Mask = __mmask8;
+#endif
 
 // 8 elements, N 52-bit limbs per lane, least significant first. Normalized: limbs 0..N-2 below
 // 2^52; the top limb may carry more (and, after a signed carry, the sign).
@@ -89,7 +108,7 @@ ZKP_IFMA_INLINE Lanes<N> csub(const Lanes<N>& x, const std::type_identity_t<Limb
 #pragma GCC unroll 8
   for (int k = 0; k < N; ++k) d.l[k] = _mm512_sub_epi64(x.l[k], bc(c[k]));
   carry(d);
-  const __mmask8 neg = _mm512_cmplt_epi64_mask(d.l[N - 1], _mm512_setzero_si512());
+  const Mask neg = _mm512_cmplt_epi64_mask(d.l[N - 1], _mm512_setzero_si512());
 #pragma GCC unroll 8
   for (int k = 0; k < N; ++k) d.l[k] = _mm512_mask_blend_epi64(neg, d.l[k], x.l[k]);
   return d;

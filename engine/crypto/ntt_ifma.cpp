@@ -4,8 +4,6 @@
 // Sweeps put 8 consecutive positions of one block in the lanes; the chunk phase puts 8 chunks in
 // the lanes of a private buffer, so no stage shuffles lanes. Only the functions marked
 // ZKP_IFMA use AVX-512; they run only when ntt_ifma_available(). Thread-safety: as ntt.h.
-#include <immintrin.h>
-
 #include <algorithm>
 #include <bit>
 #include <cstdlib>
@@ -67,9 +65,9 @@ ZKP_IFMA_INLINE F5 gather8(const Fr* const* p) {
 #pragma GCC unroll 8
   for (int i = 0; i < 4; ++i) {
     const V lo =
-        _mm512_castsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p[2 * i])));
+        _mm512_castsi256_si512(_mm256_loadu_si256(reinterpret_cast<const ifma::V256*>(p[2 * i])));
     v[i] = _mm512_inserti64x4(
-        lo, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p[2 * i + 1])), 1);
+        lo, _mm256_loadu_si256(reinterpret_cast<const ifma::V256*>(p[2 * i + 1])), 1);
   }
   V c[4];
   ifma::from_pairs(v, c);
@@ -101,8 +99,8 @@ ZKP_IFMA_INLINE void scatter8(Fr* const* p, const F5& x) {
   to_pairs(x, v);
 #pragma GCC unroll 8
   for (int i = 0; i < 4; ++i) {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p[2 * i]), _mm512_castsi512_si256(v[i]));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p[2 * i + 1]),
+    _mm256_storeu_si256(reinterpret_cast<ifma::V256*>(p[2 * i]), _mm512_castsi512_si256(v[i]));
+    _mm256_storeu_si256(reinterpret_cast<ifma::V256*>(p[2 * i + 1]),
                         _mm512_extracti64x4_epi64(v[i], 1));
   }
 }
@@ -261,13 +259,20 @@ void run(Fr* a, size_t n, const NttTwiddles& tw, unsigned threads) {
 
 }  // namespace
 
+inline namespace ZKP_IFMA_VARIANT {
+
 bool ntt_ifma_available() {
+#if defined(ZKP_IFMA_EMULATED)
+  return true;
+#else
   static const bool ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
   return ok;
+#endif
 }
 
 void ntt_ifma_run(Fr* data, size_t n, const NttTwiddles& tw, bool gs, unsigned threads) {
   gs ? run<true>(data, n, tw, threads) : run<false>(data, n, tw, threads);
 }
 
+}  // namespace ZKP_IFMA_VARIANT
 }  // namespace zkpipe::crypto

@@ -167,14 +167,14 @@ void grow_table(std::vector<Fr>& t, size_t from, size_t size, bool inverse, unsi
   }
 }
 
-void times16(const std::vector<Fr>& t, std::vector<Fr>& out, size_t from, unsigned threads) {
+}  // namespace
+
+void ntt_ifma_form(const std::vector<Fr>& t, std::vector<Fr>& out, size_t from, unsigned threads) {
   out.resize(t.size());
   parallel_for_ranges(t.size() - from, size_t{1} << 14, threads, [&](size_t b, size_t e) {
     for (size_t k = from + b; k < from + e; ++k) out[k] = t[k].dbl().dbl().dbl().dbl();
   });
 }
-
-}  // namespace
 
 std::shared_ptr<const NttTables> ntt_tables(size_t entries, unsigned threads) {
   static std::mutex mutex;
@@ -187,8 +187,8 @@ std::shared_ptr<const NttTables> ntt_tables(size_t entries, unsigned threads) {
   grow_table(grown->forward, have, entries, false, threads);
   grow_table(grown->inverse, have, entries, true, threads);
   if (ntt_ifma_available()) {
-    times16(grown->forward, grown->forward16, have, threads);
-    times16(grown->inverse, grown->inverse16, have, threads);
+    ntt_ifma_form(grown->forward, grown->forward16, have, threads);
+    ntt_ifma_form(grown->inverse, grown->inverse16, have, threads);
   }
   cached = grown;
   return cached;
@@ -222,7 +222,7 @@ NttTwiddles ntt_twiddles(const NttTables& tables, size_t n, NttDirection directi
     tw.high.resize(size_t{1} << hi_bits);
     for (size_t h = 0; h < tw.high.size(); ++h)
       tw.high[h] = w.pow_u64(bit_reverse_bits(h, hi_bits));
-    if (tw.table16 != nullptr) times16(tw.high, tw.high16, 0, 1);
+    if (tw.table16 != nullptr) ntt_ifma_form(tw.high, tw.high16, 0, 1);
   }
   return tw;
 }

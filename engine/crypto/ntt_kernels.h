@@ -59,6 +59,9 @@ enum class NttKernel { kAuto, kScalar };  // kAuto: AVX-512 IFMA where the CPU h
 // the cache's mutex; the returned tables are immutable).
 std::shared_ptr<const NttTables> ntt_tables(size_t entries, unsigned threads);
 NttTwiddles ntt_twiddles(const NttTables& tables, size_t n, NttDirection direction);
+// out[k] = 16 t[k] for k >= from (out resized to t's size): a table in the IFMA kernel's form.
+// ntt_tables adds these where the CPU has IFMA; tests add them for the emulated kernel.
+void ntt_ifma_form(const std::vector<Fr>& t, std::vector<Fr>& out, size_t from, unsigned threads);
 
 // ntt_nr (gs == false: Cooley-Tukey, natural in, bit-reversed out) or ntt_rn (gs == true:
 // Gentleman-Sande, bit-reversed in, natural out) for n a power of two; threads 0 = hardware.
@@ -67,10 +70,19 @@ void ntt_kernel_run(Fr* data, size_t n, NttDirection direction, bool gs, NttKern
 
 // The scalar drivers (ntt_kernels.cpp) and the AVX-512 IFMA ones (ntt_ifma.cpp).
 void ntt_scalar_run(Fr* data, size_t n, const NttTwiddles& tw, bool gs, unsigned threads);
-bool ntt_ifma_available();
 // Below this size the vector kernel does not pay for its conversions.
 inline constexpr size_t kNttIfmaMinSize = 64;
+#if !defined(ZKP_IFMA_VARIANT)  // the kernel's variant, as batch_add_ifma.h says
+#if defined(ZKP_IFMA_EMULATED)
+#define ZKP_IFMA_VARIANT emulated
+#else
+#define ZKP_IFMA_VARIANT native
+#endif
+#endif
+inline namespace ZKP_IFMA_VARIANT {
+bool ntt_ifma_available();  // always true, emulated
 void ntt_ifma_run(Fr* data, size_t n, const NttTwiddles& tw, bool gs, unsigned threads);
+}  // namespace ZKP_IFMA_VARIANT
 
 // The stage order of both drivers for `top` whole-array stages above the chunks: Cooley-Tukey
 // sweeps the top stages first (a single stage first when their count is odd, then pairs) and

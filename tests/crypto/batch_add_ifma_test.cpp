@@ -2,15 +2,19 @@
 // scalar formulas: dst + (neg ? -src : src) by Jacobian mixed addition, and the scalar
 // AffineAdder of the MSM, bit for bit, for batch sizes 1..40 (every padding of the last group of
 // 8), 1000 and 2100 (run in two parts), random signs, random points and points whose stored
-// coordinates lie near 0 and p (so every reduction step sees its edge cases). Skipped with a
-// warning on CPUs without IFMA. Thread-safety: single-threaded test.
+// coordinates lie near 0 and p (so every reduction step sees its edge cases). Each case runs the
+// kernel's own source over scalar stand-ins for the intrinsics (ifma_emulated.h) on every CPU,
+// and the native kernel where the CPU has IFMA (tests/feature_required.h where it has not).
+// Thread-safety: single-threaded test.
 #include <algorithm>
 #include <cstring>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
+#include "crypto/ifma_emulated.h"
 #include "crypto/random_points.h"
 #include "engine/crypto/batch_add_ifma.h"
 #include "engine/crypto/msm_buckets.h"
@@ -19,10 +23,22 @@
 
 using namespace zkpipe::crypto;
 using zkpipe::crypto::msm_detail::AffineAdder;
-using zkpipe::crypto::msm_detail::batch_add_g1_ifma;
 using zkpipe::crypto::msm_detail::batch_add_g1_ifma_available;
 
 namespace {
+
+using Kernel = void (*)(G1Affine* const*, const G1Affine* const*, const uint8_t*, size_t);
+
+// The kernels to test here: the emulated one always, the native one where the CPU has IFMA.
+std::vector<std::pair<const char*, Kernel>> kernels() {
+  std::vector<std::pair<const char*, Kernel>> out = {
+      {"emulated", &zkpipe::crypto::msm_detail::emulated::batch_add_g1_ifma}};
+  if (zkpipe::testing::feature_present(batch_add_g1_ifma_available(), "IFMA",
+                                       "AVX-512 IFMA (batch_add_g1_ifma)")) {
+    out.emplace_back("native", &zkpipe::crypto::msm_detail::batch_add_g1_ifma);
+  }
+  return out;
+}
 
 // Out of line, like random_points.h's: the curve code is always_inline.
 [[gnu::noinline]] G1 plus_mixed(const G1& a, const G1Affine& b) {
@@ -73,7 +89,8 @@ bool same_bits(const G1Affine& a, const G1Affine& b) {
 
 // Runs m additions dst = pool[i], src = pool[j] (distinct x, all pool entries distinct) with
 // random signs through the kernel and both scalar references, and compares every output.
-void check_batch(const std::vector<G1Affine>& pool, size_t m, std::mt19937_64& rng) {
+void check_batch(Kernel batch_add_g1_ifma, const std::vector<G1Affine>& pool, size_t m,
+                 std::mt19937_64& rng) {
   REQUIRE(pool.size() >= 2 * m);
   std::vector<size_t> pick(pool.size());
   for (size_t i = 0; i < pick.size(); ++i) pick[i] = i;
@@ -123,47 +140,44 @@ void check_batch(const std::vector<G1Affine>& pool, size_t m, std::mt19937_64& r
 }  // namespace
 
 TEST_CASE("batch_add_g1_ifma matches scalar affine addition on random points", "[crypto]") {
-  if (!zkpipe::testing::feature_present(batch_add_g1_ifma_available(), "IFMA",
-                                        "AVX-512 IFMA (batch_add_g1_ifma)")) {
-    return;
+  for (const auto& [variant, kernel] : kernels()) {
+    INFO(variant);
+    std::mt19937_64 rng(20261130);
+    const std::vector<G1Affine> pool = random_points(4300, rng);
+    for (size_t m = 1; m <= 40; ++m) check_batch(kernel, pool, m, rng);
+    check_batch(kernel, pool, 1000, rng);
+    check_batch(kernel, pool, 2100, rng);  // above the kernel's largest part (2048): two inversions
   }
-  std::mt19937_64 rng(20261130);
-  const std::vector<G1Affine> pool = random_points(4300, rng);
-  for (size_t m = 1; m <= 40; ++m) check_batch(pool, m, rng);
-  check_batch(pool, 1000, rng);
-  check_batch(pool, 2100, rng);  // above the kernel's largest part (2048): two inversions
 }
 
 TEST_CASE("batch_add_g1_ifma matches scalar affine addition near 0 and p", "[crypto]") {
-  if (!zkpipe::testing::feature_present(batch_add_g1_ifma_available(), "IFMA",
-                                        "AVX-512 IFMA (batch_add_g1_ifma)")) {
-    return;
+  for (const auto& [variant, kernel] : kernels()) {
+    INFO(variant);
+    std::mt19937_64 rng(7);
+    const std::vector<G1Affine> pool = edge_points(96);
+    for (size_t m : {1, 7, 8, 9, 17, 48}) check_batch(kernel, pool, m, rng);
+    // Edge points mixed with random ones.
+    std::vector<G1Affine> mixed = random_points(64, rng);
+    mixed.insert(mixed.end(), pool.begin(), pool.end());
+    for (size_t m : {33, 80}) check_batch(kernel, mixed, m, rng);
   }
-  std::mt19937_64 rng(7);
-  const std::vector<G1Affine> pool = edge_points(96);
-  for (size_t m : {1, 7, 8, 9, 17, 48}) check_batch(pool, m, rng);
-  // Edge points mixed with random ones.
-  std::vector<G1Affine> mixed = random_points(64, rng);
-  mixed.insert(mixed.end(), pool.begin(), pool.end());
-  for (size_t m : {33, 80}) check_batch(mixed, m, rng);
 }
 
 TEST_CASE("batch_add_g1_ifma with no additions is a no-op, one touches only its target",
           "[crypto]") {
-  if (!zkpipe::testing::feature_present(batch_add_g1_ifma_available(), "IFMA",
-                                        "AVX-512 IFMA (batch_add_g1_ifma)")) {
-    return;
+  for (const auto& [variant, batch_add_g1_ifma] : kernels()) {
+    INFO(variant);
+    batch_add_g1_ifma(nullptr, nullptr, nullptr, 0);  // m = 0 touches no pointer
+    // A batch of one leaves every point outside it as it was.
+    std::mt19937_64 rng(3);
+    std::vector<G1Affine> points = random_points(3, rng);
+    const std::vector<G1Affine> before = points;
+    G1Affine* dst = &points[0];
+    const G1Affine* src = &points[1];
+    const uint8_t neg = 0;
+    batch_add_g1_ifma(&dst, &src, &neg, 1);
+    CHECK(points[1] == before[1]);
+    CHECK(points[2] == before[2]);
+    CHECK_FALSE(points[0] == before[0]);  // P + Q with Q != +-P is neither
   }
-  batch_add_g1_ifma(nullptr, nullptr, nullptr, 0);  // m = 0 touches no pointer
-  // A batch of one leaves every point outside it as it was.
-  std::mt19937_64 rng(3);
-  std::vector<G1Affine> points = random_points(3, rng);
-  const std::vector<G1Affine> before = points;
-  G1Affine* dst = &points[0];
-  const G1Affine* src = &points[1];
-  const uint8_t neg = 0;
-  batch_add_g1_ifma(&dst, &src, &neg, 1);
-  CHECK(points[1] == before[1]);
-  CHECK(points[2] == before[2]);
-  CHECK_FALSE(points[0] == before[0]);  // P + Q with Q != +-P is neither
 }

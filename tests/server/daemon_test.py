@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """daemon_test.py BUILD_DIR: `zkpipe serve` as a process, driven by the `zkpipe` client commands
 and plain HTTP, on a unix socket and on 127.0.0.1 with a bearer token: the HTTP endpoints (the
-metrics accepted by `promtool check metrics`), a second daemon refused the first's gRPC and
+metrics accepted by `promtool check metrics`; 40 slow clients do not take the port down), a second daemon refused the first's gRPC and
 HTTP ports (naming the port and the holder), UNAUTHENTICATED without the token, submit --wait
 --out, duplicate request ids, await timeouts, cancel, preload/evict, RESOURCE_EXHAUSTED past
 server.max_queued_jobs, SIGHUP, and a drain on SIGTERM with jobs in flight (every one delivered
@@ -10,6 +10,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -44,6 +45,66 @@ def http(url, token=None):
             return r.status, r.headers.get("Content-Type", ""), r.read().decode()
     except urllib.error.HTTPError as e:
         return e.code, e.headers.get("Content-Type", ""), e.read().decode()
+
+
+def slow_clients(web):
+    """Issue 34 finding 1: 40 clients that send their request heads a byte every 0.5 s must not
+    take the HTTP port down (cpp-httplib alone gave each a pool thread: 0 of 5 probes answered),
+    and each gets 408 once its head is 10 s late; a head over 16 KiB gets 431."""
+    host, port = web[len("http://"):].rsplit(":", 1)
+    slow, answers, stop = [], {}, threading.Event()
+    for _ in range(40):
+        s = socket.create_connection((host, int(port)), timeout=5)
+        s.sendall(b"G")
+        slow.append(s)
+
+    def trickle(i, s):
+        head, got, start = b"ET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"y" * 64, b"", time.time()
+        s.settimeout(0.5)
+        for k in range(40):  # at most about 20 s
+            if stop.is_set():
+                break
+            try:
+                s.sendall(head[k % len(head):k % len(head) + 1])
+            except OSError:
+                pass
+            try:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                got += chunk
+            except socket.timeout:
+                pass
+            except OSError:
+                break
+        answers[i] = (got, time.time() - start)
+        s.close()
+    threads = [threading.Thread(target=trickle, args=(i, s)) for i, s in enumerate(slow)]
+    for t in threads:
+        t.start()
+    time.sleep(1)
+    probes = []
+    for _ in range(5):
+        try:
+            with urllib.request.urlopen(web + "/healthz", timeout=3) as r:
+                probes.append(r.status)
+        except Exception as e:  # noqa: BLE001: any failure is the finding
+            probes.append(repr(e))
+    check("with 40 slow clients on the HTTP port, 5 of 5 /healthz probes are answered",
+          probes == [200] * 5, str(probes))
+    big = socket.create_connection((host, int(port)), timeout=5)
+    big.sendall(b"GET /healthz HTTP/1.1\r\nX-Big: " + b"z" * 20000 + b"\r\n\r\n")
+    reply = big.recv(200)
+    big.close()
+    check("a request head over 16 KiB is refused with 431", reply.startswith(b"HTTP/1.1 431"),
+          reply[:80])
+    for t in threads:
+        t.join(timeout=30)
+    stop.set()
+    late = [i for i, (got, took) in answers.items()
+            if not got.startswith(b"HTTP/1.1 408") or not 9 <= took <= 16]
+    check("each slow client is answered 408 about 10 s after it connected", not late and
+          len(answers) == 40, f"{len(late)} not: {[answers[i] for i in late[:3]]}")
 
 
 def main():
@@ -132,6 +193,7 @@ server:
         # HTTP on loopback: no token needed.
         code, _, body = http(web + "/healthz")
         check("/healthz says ok", code == 200 and body.strip() == "ok", f"{code} {body}")
+        slow_clients(web)
         code, _, body = http(web + "/readyz")
         check("/readyz says ready", code == 200, f"{code} {body}")
         code, ctype, body = http(web + "/status")

@@ -12,7 +12,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "port_holder.h"
 #include "zkpipe/pipeline/trace.h"
 
 namespace zkpipe::server {
@@ -128,30 +127,26 @@ Status HttpServer::start(const Address& address) {
     });
   }
   h.set_payload_max_length(64 * 1024);  // nothing here takes a body
-  // SO_REUSEADDR only: cpp-httplib's default adds SO_REUSEPORT, with which a second daemon would
-  // share this port (and answer half of its requests).
+  // The port itself is the gate's (http_gate.h): cpp-httplib listens on a loopback port of its
+  // own and sees only whole requests, so a slow client never holds one of its threads.
+  // SO_REUSEADDR only: cpp-httplib's default adds SO_REUSEPORT, with which another process could
+  // share the backend port.
   h.set_socket_options([](int sock) {
     int yes = 1;
     ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
   });
-  int port = address.port;
-  if (port == 0) {
-    port = h.bind_to_any_port(address.host);
-    if (port < 0) return unavailable("server.http: cannot listen on " + address.text);
-  } else if (!h.bind_to_port(address.host, port)) {
-    const std::string holder = tcp_port_holder(address.port);
-    return unavailable("server.http: cannot listen on " + address.text +
-                       (holder.empty()
-                            ? " (in use, or not an address of this machine)"
-                            : ": port " + std::to_string(address.port) + " is taken by " + holder));
-  }
+  ZKP_ASSIGN_OR_RETURN(const uint16_t port, gate_.bind(address.host, address.port, "server.http"));
+  const int backend = h.bind_to_any_port("127.0.0.1");
+  if (backend <= 0)
+    return unavailable("server.http: cannot listen on a loopback port for the handlers");
   const bool v6 = address.host.find(':') != std::string::npos;
   bound_ = fmt::format("{}{}{}:{}", v6 ? "[" : "", address.host, v6 ? "]" : "", port);
   thread_ = std::thread([this] { http_->listen_after_bind(); });
-  return ok_status();
+  return gate_.start(static_cast<uint16_t>(backend));
 }
 
 void HttpServer::stop() {
+  gate_.stop();
   if (thread_.joinable()) {
     http_->stop();
     thread_.join();

@@ -1,6 +1,7 @@
 // http.h: private to engine/server. The daemon's HTTP side (cpp-httplib): /healthz, /readyz,
 // /status, /metrics, /trace?seconds=N, /panel/data and the panel's files (http.cpp), and the
-// panel's data (panel_data.cpp).
+// panel's data (panel_data.cpp). Clients reach the handlers through HttpGate (http_gate.h), which
+// holds half-read requests without a thread and bounds every request's time and size.
 // Thread-safety: HttpServer's start/stop on one thread; httplib runs handlers on its pool.
 #pragma once
 
@@ -10,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "http_gate.h"
 #include "service.h"
 
 namespace httplib {
@@ -35,6 +37,7 @@ class HttpServer {
   pipeline::Engine& engine_;
   ServiceState& state_;
   std::unique_ptr<httplib::Server> http_;
+  HttpGate gate_;  // the public port; httplib serves a loopback one behind it
   std::thread thread_;
   std::string bound_;
   std::string chartjs_;  // Debian's Chart.js, read at start
