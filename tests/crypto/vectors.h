@@ -16,7 +16,9 @@
 namespace zkpipe::test {
 
 inline nlohmann::json load_vectors(const std::string& name) {
-  const std::string path = std::string(ZKPIPE_SOURCE_DIR) + "/tests/vectors/" + name;
+  // Appended piece by piece: GCC 12 misreads string&& + literal here (-Warray-bounds).
+  std::string path = ZKPIPE_SOURCE_DIR;
+  path.append("/tests/vectors/").append(name);
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot open " + path);
   return nlohmann::json::parse(in);
