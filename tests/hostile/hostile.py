@@ -1,5 +1,5 @@
 # tests/hostile/hostile.py: the hostile suite's core: running one command under a timeout (in its
-# own process group, with optional rlimits, a dropped uid or a SIGKILL at a set moment), the five
+# own process group, with optional rlimits, a dropped uid or a SIGKILL at a set moment), the six
 # verdicts, and the Case/Context pair every generator module (cases_*.py) builds on.
 # A case runs in a fresh temporary directory; every command it runs is recorded, so a non-OK
 # verdict prints the commands and their output tails. Crash and hang verdicts are decided here
@@ -14,8 +14,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-OK, UNCLEAR, CRASH, HANG, WRONG = "OK", "UNCLEAR", "CRASH", "HANG", "WRONG"
-FAILING = (CRASH, HANG, WRONG)
+OK, UNCLEAR, CRASH, HANG, WRONG, LOST = "OK", "UNCLEAR", "CRASH", "HANG", "WRONG", "LOST"
+FAILING = (CRASH, HANG, WRONG, LOST)  # LOST: an accepted job gone (the daemon class)
 
 # Output that means the process died inside, whatever its exit status says.
 CRASH_MARKERS = ("terminate called", "AddressSanitizer", "UndefinedBehaviorSanitizer",

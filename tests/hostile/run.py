@@ -2,10 +2,10 @@
 # tests/hostile/run.py BUILD_DIR [--seed N] [--quick] [--only REGEX] [--list] [--keep] [-v]:
 # the hostile suite (issue 13). Generates hostile inputs and faults for zkpipe and zkpipe-tool
 # (cases_*.py, one module per area), runs each case in a fresh temporary directory under a
-# timeout, and classifies it OK / UNCLEAR / CRASH / HANG / WRONG (hostile.py). Prints every
+# timeout, and classifies it OK / UNCLEAR / CRASH / HANG / WRONG / LOST (hostile.py). Prints every
 # non-OK case with its commands and output tails, then one summary line
-#   hostile: N cases, C crash, H hang, W wrong (U unclear; seed S; T s)
-# and exits 1 on any CRASH, HANG or WRONG (UNCLEAR is printed, not failing). Cases that prove
+#   hostile: N cases, C crash, H hang, W wrong, L lost (U unclear; seed S; T s)
+# and exits 1 on any CRASH, HANG, WRONG or LOST (UNCLEAR is printed, not failing). Cases that prove
 # run one at a time; quick refusals run four at once. Python 3 standard library only.
 import argparse
 import os
@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 sys.dont_write_bytecode = True  # the source tree is left as it was
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import cases_daemon  # noqa: E402
 import cases_groth16  # noqa: E402
 import cases_outputs  # noqa: E402
 import cases_plugins  # noqa: E402
@@ -29,7 +30,8 @@ import cases_requests  # noqa: E402
 import hostile  # noqa: E402
 from fixtures import FixtureError, Fixtures  # noqa: E402
 
-MODULES = (cases_groth16, cases_outputs, cases_plugins, cases_requests, cases_process)
+MODULES = (cases_groth16, cases_outputs, cases_plugins, cases_requests, cases_process,
+           cases_daemon)
 LIGHT_WORKERS = 4
 
 
@@ -121,16 +123,17 @@ def main():
             report(i, all_cases[i], results[i], args.verbose)
 
     counts = {v: 0 for v in (hostile.OK, hostile.UNCLEAR, hostile.CRASH, hostile.HANG,
-                             hostile.WRONG, "ERROR")}
+                             hostile.WRONG, hostile.LOST, "ERROR")}
     for verdict, *_ in results.values():
         counts[verdict] += 1
     failing = counts[hostile.CRASH] + counts[hostile.HANG] + counts[hostile.WRONG] + \
-        counts["ERROR"]
+        counts[hostile.LOST] + counts["ERROR"]
     if failing == 0 and not args.keep:
         shutil.rmtree(work, ignore_errors=True)
     errors = f"; {counts['ERROR']} suite error(s)" if counts["ERROR"] else ""
     print(f"hostile: {len(results)} cases, {counts[hostile.CRASH]} crash, "
-          f"{counts[hostile.HANG]} hang, {counts[hostile.WRONG]} wrong "
+          f"{counts[hostile.HANG]} hang, {counts[hostile.WRONG]} wrong, "
+          f"{counts[hostile.LOST]} lost "
           f"({counts[hostile.UNCLEAR]} unclear; seed {args.seed}; "
           f"{time.monotonic() - t0:.0f} s{errors})")
     return 1 if failing else 0
