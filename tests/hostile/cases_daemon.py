@@ -25,7 +25,8 @@ STOP_TIMEOUT = 30  # seconds from SIGTERM to exit
 class Daemon:
     """`zkpipe serve` in the case's directory; `stop()` records it as one of the case's runs."""
 
-    def __init__(self, ctx, server_extra="", store_extra="", name="serve"):
+    def __init__(self, ctx, server_extra="", store_extra="", name="serve",
+                 proof_types="mimc_jobs"):
         self.ctx, self.name = ctx, name
         self.sock = f"unix://{ctx.path(name + '.sock')}"
         self.config = ctx.path(name + ".yaml")
@@ -41,7 +42,7 @@ store: {{backend: sqlite, sqlite: {{path: {ctx.path('jobs.db')}}}{store_extra}}}
 server:
   listen: ["{self.sock}", "127.0.0.1:0"]
   http: "127.0.0.1:0"
-  proof_types: [mimc_jobs]
+  proof_types: [{proof_types}]
 {server_extra}
 """)
         self.log = ctx.path(name + ".log")
@@ -379,6 +380,36 @@ def kill9_storm(ctx):
                 "exactly once after the restart")
 
 
+def vm_kib(pid, field):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field):
+                return int(line.split()[1])
+    return 0
+
+
+def huge_request(ctx, d):
+    """A 64 MiB window_post request whose bulk is an unknown key: refused naming it, and the
+    daemon's peak memory grows by the message's copies only (it grew ~1.5 GiB, issue 34 #3)."""
+    path = ctx.path("huge.json")
+    with open(path, "w") as f:
+        f.write('{"type": "window_post", "pad": [0')
+        f.write(",0" * (32 << 20))
+        f.write("]}")
+    with open(f"/proc/{d.p.pid}/clear_refs", "w") as f:
+        f.write("5")  # the peak starts again from the current resident memory
+    before = vm_kib(d.p.pid, "VmRSS:")
+    r = d.client("submit", "--proof", "window_post", "--input", path, timeout=60)
+    grew = (vm_kib(d.p.pid, "VmHWM:") - before) // 1024
+    if r.rc == 0:
+        return WRONG, "a request with an unknown 64 MiB key was accepted"
+    if ".pad: unknown key" not in r.out:
+        return UNCLEAR, f"refused ({r.describe()}) without naming .pad"
+    if grew > 320:
+        return WRONG, f"refused, but the daemon's peak memory grew {grew} MiB for 64 MiB"
+    return OK, f"refused naming .pad; the daemon's peak grew {grew} MiB"
+
+
 def cases(fx, rng, quick):
     out = [
         Case(CLS, "40 slow HTTP clients, /healthz probes", with_daemon(slow_clients)),
@@ -396,5 +427,7 @@ def cases(fx, rng, quick):
         Case(CLS, "6 awaits past server.max_waiting_calls = 3",
              with_daemon(await_exhaustion, server_extra="  max_waiting_calls: 3")),
         Case(CLS, "kill -9 with 6 accepted jobs, restart", kill9_storm, heavy=True),
+        Case(CLS, "a 64 MiB window_post request, unknown key",
+             with_daemon(huge_request, proof_types="mimc_jobs, window_post"), heavy=True),
     ]
     return out

@@ -30,6 +30,10 @@
 #include "zkpipe/crypto/fields.h"
 #include "zkpipe/sector/seal.h"
 
+namespace zkpipe::plugins {
+struct JsonShape;  // zkpipe/sdk/json_shape.h
+}  // namespace zkpipe::plugins
+
 namespace zkpipe::post {
 
 using crypto::Fr;
@@ -98,7 +102,15 @@ Result<VanillaProofs> decode_vanilla(Kind kind, std::span<const uint8_t> bytes,
                                      const std::string& what);
 
 // A request: the binary layout, or JSON when its first non-blank byte is '{'
-// (zkpipe/sdk/request.h: JSON syntax errors name the byte). Does not run check_vanilla.
+// (zkpipe/sdk/request.h: JSON syntax errors name the byte), held to request_shape(kind) while it
+// streams (unknown keys and oversized arrays refused before any tree is built). Does not run
+// check_vanilla.
+// The JSON request's keys and bounds (zkpipe/sdk/json_shape.h): the most a request of `kind` can
+// hold (kMaxPartitions x kMaxSectorsPerPartition sectors for window, kMaxWinningSet for winning).
+const plugins::JsonShape& request_shape(Kind kind);
+// The longest Merkle path a sector's opening can have (a tree of 2^63 nodes).
+inline constexpr size_t kMaxPathLength = 7 * (63 / 3);
+
 Result<VanillaProofs> decode_request(Kind kind, std::span<const uint8_t> bytes,
                                      const std::string& what);
 

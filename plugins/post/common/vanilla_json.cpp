@@ -121,10 +121,36 @@ Result<VanillaProofs> vanilla_from_json(Kind kind, const json& j, const std::str
   return v;
 }
 
+const plugins::JsonShape& request_shape(Kind kind) {
+  using S = plugins::JsonShape;
+  // Field elements are "0x" + 64 hex digits (the bounds bound memory; from_json checks values).
+  auto fr = [] { return S::string(0, 66); };
+  auto make = [&](size_t sectors) {
+    const S challenge = S::object(
+        {{"leaf_index", S::number()}, {"leaf", fr()}, {"path", S::array(kMaxPathLength, fr())}});
+    const S proof = S::object({{"sector_id", S::number()},
+                               {"comm_c", fr()},
+                               {"comm_r_last", fr()},
+                               {"challenges", S::array(kMaxChallenges, challenge)}});
+    return S::object(
+        {{"type", S::string(0, 32)},
+         {"version", S::number()},
+         {"shape",
+          S::object(
+              {{"nodes", S::number()}, {"sectors", S::number()}, {"challenges", S::number()}})},
+         {"randomness", S::string(0, 66)},
+         {"sectors", S::array(sectors, S::object({{"id", S::number()}, {"comm_r", fr()}}))},
+         {"proofs", S::array(sectors, proof)}});
+  };
+  static const S window = make(size_t{kMaxPartitions} * kMaxSectorsPerPartition);
+  static const S winning = make(kMaxWinningSet);
+  return kind == Kind::kWindow ? window : winning;
+}
+
 Result<VanillaProofs> decode_request(Kind kind, std::span<const uint8_t> bytes,
                                      const std::string& what) {
   return plugins::decode_request(
-      bytes, what,
+      bytes, what, &request_shape(kind),
       [kind](std::span<const uint8_t> b, const std::string& w) {
         return decode_vanilla(kind, b, w);
       },

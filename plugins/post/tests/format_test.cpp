@@ -1,6 +1,10 @@
 // The vanilla formats of window_post and winning_post: binary and JSON round trips, and malformed
 // files refused naming the byte offset (binary) or the JSON path.
 #include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <span>
+#include <string>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -102,6 +106,71 @@ TEST_CASE("PoSt format: malformed binary files are refused with the byte offset"
   auto v = decode_vanilla(w, b, "v.bin");
   REQUIRE(v.ok());
   CHECK_THAT(check_message(*v), Catch::Contains("sector 100, challenge 0 (leaf"));
+}
+
+// VmHWM after resetting it (clear_refs 5): the peak resident memory of what runs in between.
+uint64_t status_kib(const char* field) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(field, 0) == 0) return std::stoull(line.substr(std::strlen(field)));
+  }
+  return 0;
+}
+
+template <typename F>
+uint64_t peak_growth_mib(F&& f) {
+  std::ofstream("/proc/self/clear_refs") << "5";  // resets the peak to the current RSS
+  const uint64_t before = status_kib("VmRSS:");
+  f();
+  return (status_kib("VmHWM:") - before) / 1024;
+}
+
+// Issue 34 finding 3: an unknown 16 MiB array used to be parsed into a tree of ~200 MiB before
+// the unknown key was noticed; now the stream stops at the key. The same bytes decoded without
+// the shape show the measurement sees such a tree.
+TEST_CASE("PoSt format: a JSON request is held to its shape while it streams", "[post]") {
+  const std::string good = vanilla_to_json(window_vanilla()).dump();
+  auto decode = [](const std::string& text) {
+    return decode_request(Kind::kWindow,
+                          std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()),
+                          "v.json");
+  };
+  REQUIRE(decode(good).ok());
+  std::string padded = good;
+  padded.pop_back();  // the closing brace
+  padded += ",\"pad\":[0";
+  padded.reserve(padded.size() + (16u << 20));
+  for (int i = 0; i < (8 << 20) - 1; ++i) padded += ",0";
+  padded += "]}";
+  std::string message;
+  const uint64_t shaped = peak_growth_mib([&] { message = decode(padded).status().message(); });
+  CHECK(message == "v.json: .pad: unknown key");
+  CHECK(shaped < 16);
+  const uint64_t whole = peak_growth_mib([&] {
+    auto j = nlohmann::json::parse(padded);
+    CHECK(j.contains("pad"));
+  });
+  INFO("without the shape the tree took " << whole << " MiB");
+  CHECK(whole > 100);
+
+  // Bounds: a string outside its length, an array past its entries, a value of the wrong kind.
+  nlohmann::json j = nlohmann::json::parse(good);
+  j["proofs"][0]["comm_c"] = std::string(100, 'a');
+  CHECK(decode(j.dump()).status().message() ==
+        "v.json: .proofs[0].comm_c: must be 0 to 66 characters");
+  j = nlohmann::json::parse(good);
+  j["proofs"][0]["challenges"][0]["path"] = nlohmann::json::array();
+  for (size_t i = 0; i <= kMaxPathLength; ++i) {
+    j["proofs"][0]["challenges"][0]["path"].push_back("0x00");
+  }
+  CHECK(decode(j.dump()).status().message() == "v.json: .proofs[0].challenges[0].path: more than " +
+                                                   std::to_string(kMaxPathLength) + " entries");
+  j = nlohmann::json::parse(good);
+  j["shape"] = nlohmann::json::array({1, 2});
+  CHECK(decode(j.dump()).status().message() == "v.json: .shape: must be an object, not an array");
+  CHECK_THAT(decode(good.substr(0, good.size() / 2)).status().message(),
+             Catch::StartsWith("v.json: not valid JSON: byte "));
 }
 
 TEST_CASE("PoSt format: malformed JSON is refused naming the JSON path", "[post]") {

@@ -10,9 +10,11 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
+#include "zkpipe/sdk/json_shape.h"
 #include "zkpipe/sdk/status.h"
 
 namespace zkpipe::plugins {
@@ -48,9 +50,11 @@ inline size_t too_deep_at(std::span<const uint8_t> bytes) {
 
 // Decode: Result<V>(std::span<const uint8_t>, const std::string&);
 // FromJson: Result<V>(const nlohmann::json&, const std::string&).
+// `shape` (json_shape.h; may be null): JSON is held to it while it streams, before the tree is
+// built, so unknown keys and oversized arrays or strings cost no memory.
 template <typename Decode, typename FromJson>
-auto decode_request(std::span<const uint8_t> bytes, const std::string& what, Decode&& decode,
-                    FromJson&& from_json) -> decltype(decode(bytes, what)) {
+auto decode_request(std::span<const uint8_t> bytes, const std::string& what, const JsonShape* shape,
+                    Decode&& decode, FromJson&& from_json) -> decltype(decode(bytes, what)) {
   size_t i = 0;
   while (i < bytes.size() && std::isspace(bytes[i])) ++i;
   if (i == bytes.size() || bytes[i] != '{') return decode(bytes, what);
@@ -59,6 +63,7 @@ auto decode_request(std::span<const uint8_t> bytes, const std::string& what, Dec
                             ": nesting too deep (more than " + std::to_string(kMaxJsonDepth) +
                             " levels of objects and arrays)");
   }
+  if (shape != nullptr) ZKP_RETURN_IF_ERROR(check_json_shape(bytes.subspan(i), *shape, what));
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(bytes.begin(), bytes.end());
@@ -71,6 +76,13 @@ auto decode_request(std::span<const uint8_t> bytes, const std::string& what, Dec
     return invalid_argument(what + ": not valid JSON: " + echo_value(e.what()));
   }
   return from_json(j, what);
+}
+
+template <typename Decode, typename FromJson>
+auto decode_request(std::span<const uint8_t> bytes, const std::string& what, Decode&& decode,
+                    FromJson&& from_json) -> decltype(decode(bytes, what)) {
+  return decode_request(bytes, what, nullptr, std::forward<Decode>(decode),
+                        std::forward<FromJson>(from_json));
 }
 
 }  // namespace zkpipe::plugins
