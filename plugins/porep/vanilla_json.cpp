@@ -7,6 +7,7 @@
 #include "zkpipe/porep/vanilla.h"
 #include "zkpipe/sdk/byte_io.h"
 #include "zkpipe/sdk/json_fields.h"
+#include "zkpipe/sdk/json_shape.h"
 
 namespace zkpipe::porep {
 namespace {
@@ -66,6 +67,42 @@ json vanilla_to_json(const VanillaProofs& v) {
           {"comm_r_last", fr_hex(v.comms.comm_r_last)},
           {"comm_r", fr_hex(v.comms.comm_r)},
           {"partitions", parts}};
+}
+
+const plugins::JsonShape& request_shape() {
+  using S = plugins::JsonShape;
+  // Bounds from validate_shape: nodes <= 2^36 (SHA-256 paths of 36, Poseidon paths of 7 x 12),
+  // 11 layers, 32 + 32 parents, 1024 challenges, 64 partitions. Field elements: "0x" + 64 hex.
+  static const S shape = [] {
+    auto fr = [] { return S::string(0, 66); };
+    auto frs = [&](size_t n) { return S::array(n, fr()); };
+    const S column = S::object({{"node", S::number()}, {"labels", frs(11)}, {"path", frs(84)}});
+    const S challenge = S::object({{"challenge", S::number()},
+                                   {"data", fr()},
+                                   {"data_path", frs(36)},
+                                   {"replica", fr()},
+                                   {"replica_path", frs(84)},
+                                   {"column", column},
+                                   {"parents", S::array(64, column)}});
+    const S partition =
+        S::object({{"partition", S::number()}, {"challenges", S::array(1024, challenge)}});
+    return S::object({{"type", S::string(0, 32)},
+                      {"version", S::number()},
+                      {"shape", S::object({{"nodes", S::number()},
+                                           {"layers", S::number()},
+                                           {"base_degree", S::number()},
+                                           {"expansion_degree", S::number()},
+                                           {"challenges", S::number()},
+                                           {"partitions", S::number()}})},
+                      {"challenge_seed", S::string(0, 66)},
+                      {"replica_id", fr()},
+                      {"comm_d", fr()},
+                      {"comm_c", fr()},
+                      {"comm_r_last", fr()},
+                      {"comm_r", fr()},
+                      {"partitions", S::array(64, partition)}});
+  }();
+  return shape;
 }
 
 Result<VanillaProofs> vanilla_from_json(const json& j, const std::string& what) {

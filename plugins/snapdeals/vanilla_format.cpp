@@ -1,11 +1,15 @@
 // SnapDeals vanilla proofs: binary layout and JSON (zkpipe/snapdeals/vanilla.h).
 #include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "zkpipe/porep/vanilla.h"
 #include "zkpipe/sdk/byte_io.h"
 #include "zkpipe/sdk/json_fields.h"
+#include "zkpipe/sdk/json_shape.h"
 #include "zkpipe/snapdeals/vanilla.h"
 
 namespace zkpipe::snapdeals {
@@ -133,6 +137,36 @@ json vanilla_to_json(const VanillaProofs& v) {
   return j;
 }
 
+const plugins::JsonShape& request_shape() {
+  using S = plugins::JsonShape;
+  // Bounds from validate_shape: nodes <= 2^36 (SHA-256 paths of 36, Poseidon paths of 7 x 12),
+  // 1024 challenges, 64 partitions. Field elements: "0x" + 64 hex digits.
+  static const S shape = [] {
+    auto fr = [] { return S::string(0, 66); };
+    auto frs = [&](size_t n) { return S::array(n, fr()); };
+    const S challenge = S::object({{"challenge", S::number()},
+                                   {"data", fr()},
+                                   {"data_path", frs(36)},
+                                   {"old_replica", fr()},
+                                   {"old_path", frs(84)},
+                                   {"new_replica", fr()},
+                                   {"new_path", frs(84)}});
+    const S partition =
+        S::object({{"partition", S::number()}, {"challenges", S::array(1024, challenge)}});
+    std::vector<std::pair<std::string, S>> fields = {
+        {"type", S::string(0, 32)},
+        {"version", S::number()},
+        {"shape", S::object({{"nodes", S::number()},
+                             {"h", S::number()},
+                             {"challenges", S::number()},
+                             {"partitions", S::number()}})},
+        {"partitions", S::array(64, partition)}};
+    for (const char* name : kCommNames) fields.emplace_back(name, fr());
+    return S::object(std::move(fields));
+  }();
+  return shape;
+}
+
 Result<VanillaProofs> vanilla_from_json(const json& j, const std::string& what) {
   plugins::JsonReader r(what);
   ZKP_RETURN_IF_ERROR(
@@ -178,7 +212,7 @@ Result<VanillaProofs> vanilla_from_json(const json& j, const std::string& what) 
     for (size_t c = 0; c < cs->size(); ++c) {
       const json& cj = (*cs)[c];
       const std::string cp = pp + ".challenges[" + std::to_string(c) + "]";
-      ChallengeProof p;
+      ChallengeProof p{};
       ZKP_RETURN_IF_ERROR(r.only_keys(cj, cp,
                                       {"challenge", "data", "data_path", "old_replica", "old_path",
                                        "new_replica", "new_path"}));

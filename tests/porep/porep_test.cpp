@@ -246,6 +246,33 @@ TEST_CASE("Porep format: a partition count other than the preset's is refused, n
   CHECK(json_message(j) == "v.json: .partitions: holds 3 partitions; shape.partitions is 2");
 }
 
+// decode_request holds JSON to request_shape() while it streams (zkpipe/sdk/json_shape.h): the
+// same messages for unknown keys, and arrays past the largest shape refused before any tree.
+TEST_CASE("Porep format: a JSON request is held to the largest shape while it streams", "[porep]") {
+  auto streamed = [](const nlohmann::json& j) {
+    const std::string text = j.dump();
+    auto v = plugins::decode_request(
+        std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()), "v.json",
+        &request_shape(), decode_vanilla, vanilla_from_json);
+    return v.ok() ? std::string("OK") : v.status().message();
+  };
+  const nlohmann::json good = vanilla_to_json(tiny_vanilla());
+  CHECK(streamed(good) == "OK");
+  nlohmann::json j = good;
+  j["comment"] = "hi";
+  CHECK(streamed(j) == json_message(j));
+  j = good;
+  j["partitions"][1]["note"] = 1;
+  CHECK(streamed(j) == json_message(j));
+  j = good;
+  for (int i = 0; i < 63; ++i) j["partitions"].push_back(good["partitions"][0]);  // 2 + 63
+  CHECK(streamed(j) == "v.json: .partitions: more than 64 entries");
+  j = good;
+  j["partitions"][0]["challenges"][0]["column"]["labels"] = std::string(67, '0');
+  CHECK(streamed(j) ==
+        "v.json: .partitions[0].challenges[0].column.labels: must be an array, not a string");
+}
+
 TEST_CASE("Porep format: an unknown JSON key is refused, naming its path", "[porep]") {
   const nlohmann::json good = vanilla_to_json(tiny_vanilla());
   nlohmann::json j = good;

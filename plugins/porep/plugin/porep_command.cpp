@@ -38,7 +38,8 @@ int fail(const char* cmd, const Status& s) {
 // A vanilla file: binary, or JSON when it starts with '{'.
 Result<VanillaProofs> read_vanilla(const std::string& path) {
   ZKP_ASSIGN_OR_RETURN(std::string bytes, read_file(path));
-  return plugins::decode_request(as_bytes(bytes), path, decode_vanilla, vanilla_from_json);
+  return plugins::decode_request(as_bytes(bytes), path, &request_shape(), decode_vanilla,
+                                 vanilla_from_json);
 }
 
 int run_shapes(bool json) {

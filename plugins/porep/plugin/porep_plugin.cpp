@@ -52,9 +52,9 @@ class PorepJob final : public plugins::ProofJob {
 
 Result<std::unique_ptr<plugins::ProofJob>> parse(std::span<const uint8_t> bytes,
                                                  const std::string& what) {
-  ZKP_ASSIGN_OR_RETURN(
-      porep::VanillaProofs v,
-      plugins::decode_request(bytes, what, porep::decode_vanilla, porep::vanilla_from_json));
+  ZKP_ASSIGN_OR_RETURN(porep::VanillaProofs v,
+                       plugins::decode_request(bytes, what, &porep::request_shape(),
+                                               porep::decode_vanilla, porep::vanilla_from_json));
   ZKP_RETURN_IF_ERROR(porep::check_vanilla(v, what));
   const CircuitCounts counts = plugins::counts_for(v.shape.circuit_id(), [&] {
     porep::CircuitSize size = porep::count_circuit(v.shape);

@@ -113,7 +113,8 @@ int run_check(const std::string& path, unsigned threads) {
   const int64_t start = now_ns();
   auto bytes = read_file(path);
   if (!bytes.ok()) return fail("check", bytes.status());
-  auto v = plugins::decode_request(as_bytes(*bytes), path, decode_vanilla, vanilla_from_json);
+  auto v = plugins::decode_request(as_bytes(*bytes), path, &request_shape(), decode_vanilla,
+                                   vanilla_from_json);
   if (!v.ok()) return fail("check", v.status());
   if (auto s = check_vanilla(*v, path, threads); !s.ok()) return fail("check", s);
   fmt::print("snapdeals check: {}: OK ({} partition(s) of {}, {:.1f} ms)\n", path,

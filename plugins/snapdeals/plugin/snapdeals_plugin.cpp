@@ -51,9 +51,10 @@ class SnapdealsJob final : public plugins::ProofJob {
 
 Result<std::unique_ptr<plugins::ProofJob>> parse(std::span<const uint8_t> bytes,
                                                  const std::string& what) {
-  ZKP_ASSIGN_OR_RETURN(snapdeals::VanillaProofs v,
-                       plugins::decode_request(bytes, what, snapdeals::decode_vanilla,
-                                               snapdeals::vanilla_from_json));
+  ZKP_ASSIGN_OR_RETURN(
+      snapdeals::VanillaProofs v,
+      plugins::decode_request(bytes, what, &snapdeals::request_shape(), snapdeals::decode_vanilla,
+                              snapdeals::vanilla_from_json));
   ZKP_RETURN_IF_ERROR(snapdeals::check_vanilla(v, what));
   const CircuitCounts counts = plugins::counts_for(v.shape.circuit_id(), [&] {
     porep::CircuitSize size = snapdeals::count_circuit(v.shape);

@@ -24,38 +24,49 @@ namespace zkpipe::plugins {
 struct JsonShape {
   enum class Kind { kString, kNumber, kBool, kObject, kArray };
   Kind kind = Kind::kNumber;
-  size_t min_string = 0, max_string = 0;                  // kString: bytes after unescaping
-  size_t max_items = 0;                                   // kArray
-  std::vector<std::pair<std::string, JsonShape>> fields;  // kObject: the keys allowed
-  std::vector<JsonShape> item;                            // kArray: the one item shape
+  size_t min_string = 0, max_string = 0;  // kString: bytes after unescaping
+  size_t max_items = 0;                   // kArray
+  std::vector<std::string> keys;          // kObject: the keys allowed
+  std::vector<JsonShape> children;        // kObject: keys' value shapes; kArray: the item's
 
-  static JsonShape string(size_t min, size_t max) {
-    JsonShape s;
-    s.kind = Kind::kString;
-    s.min_string = min;
-    s.max_string = max;
-    return s;
-  }
-  static JsonShape number() { return {}; }
-  static JsonShape boolean() {
-    JsonShape s;
-    s.kind = Kind::kBool;
-    return s;
-  }
-  static JsonShape object(std::vector<std::pair<std::string, JsonShape>> fields) {
-    JsonShape s;
-    s.kind = Kind::kObject;
-    s.fields = std::move(fields);
-    return s;
-  }
-  static JsonShape array(size_t max_items, JsonShape item) {
-    JsonShape s;
-    s.kind = Kind::kArray;
-    s.max_items = max_items;
-    s.item.push_back(std::move(item));
-    return s;
-  }
+  static JsonShape string(size_t min, size_t max);
+  static JsonShape number();
+  static JsonShape boolean();
+  static JsonShape object(std::vector<std::pair<std::string, JsonShape>> fields);
+  static JsonShape array(size_t max_items, JsonShape item);
 };
+
+inline JsonShape JsonShape::string(size_t min, size_t max) {
+  JsonShape s;
+  s.kind = Kind::kString;
+  s.min_string = min;
+  s.max_string = max;
+  return s;
+}
+inline JsonShape JsonShape::number() {
+  return JsonShape{};
+}
+inline JsonShape JsonShape::boolean() {
+  JsonShape s;
+  s.kind = Kind::kBool;
+  return s;
+}
+inline JsonShape JsonShape::object(std::vector<std::pair<std::string, JsonShape>> fields) {
+  JsonShape s;
+  s.kind = Kind::kObject;
+  for (auto& [key, shape] : fields) {
+    s.keys.push_back(std::move(key));
+    s.children.push_back(std::move(shape));
+  }
+  return s;
+}
+inline JsonShape JsonShape::array(size_t max_items, JsonShape item) {
+  JsonShape s;
+  s.kind = Kind::kArray;
+  s.max_items = max_items;
+  s.children.push_back(std::move(item));
+  return s;
+}
 
 namespace json_shape_detail {
 
@@ -106,19 +117,21 @@ class ShapeSax {
     const JsonShape* want = expect();
     if (want == nullptr) return false;
     if (want->kind != JsonShape::Kind::kObject) return wrong(*want, "an object");
-    stack_.push_back({want, where_, 0, nullptr});
+    stack_.push_back({want, where_, 0, nullptr, {}});
     return true;
   }
   bool key(std::string& k) {
     Frame& f = stack_.back();
-    for (const auto& [name, shape] : f.shape->fields) {
-      if (name == k) {
-        f.next = &shape;
+    for (size_t i = 0; i < f.shape->keys.size(); ++i) {
+      if (f.shape->keys[i] == k) {
+        f.next = &f.shape->children[i];
         f.key = k;
         return true;
       }
     }
-    return fail(f.path + "." + echo_value(k), "unknown key");
+    std::string allowed;
+    for (const std::string& name : f.shape->keys) allowed += (allowed.empty() ? "" : ", ") + name;
+    return fail(f.path + "." + echo_value(k), "unknown key (allowed: " + allowed + ")");
   }
   bool end_object() {
     stack_.pop_back();
@@ -128,7 +141,7 @@ class ShapeSax {
     const JsonShape* want = expect();
     if (want == nullptr) return false;
     if (want->kind != JsonShape::Kind::kArray) return wrong(*want, "an array");
-    stack_.push_back({want, where_, 0, nullptr});
+    stack_.push_back({want, where_, 0, nullptr, {}});
     return true;
   }
   bool end_array() {
@@ -168,7 +181,7 @@ class ShapeSax {
       return nullptr;
     }
     where_ = f.path + "[" + std::to_string(f.count++) + "]";
-    return &f.shape->item.front();
+    return &f.shape->children.front();
   }
 
   bool value(JsonShape::Kind kind, const char* what) {

@@ -26,6 +26,10 @@
 
 #include "zkpipe/sector/seal.h"
 
+namespace zkpipe::plugins {
+struct JsonShape;  // zkpipe/sdk/json_shape.h
+}  // namespace zkpipe::plugins
+
 namespace zkpipe::porep {
 
 inline constexpr uint32_t kVanillaTypePorep = 1;
@@ -77,6 +81,10 @@ std::vector<uint8_t> encode_vanilla(const VanillaProofs& v);
 // Validates as it reads: magic, version, type, shape, sizes, canonical elements, partition
 // indices; errors name `what` and the byte offset. Does not run check_vanilla.
 Result<VanillaProofs> decode_vanilla(std::span<const uint8_t> bytes, const std::string& what);
+
+// The JSON request's keys and bounds (zkpipe/sdk/json_shape.h), the largest shape validate_shape
+// allows: decode_request holds a request to it while it streams.
+const plugins::JsonShape& request_shape();
 
 nlohmann::json vanilla_to_json(const VanillaProofs& v);
 Result<VanillaProofs> vanilla_from_json(const nlohmann::json& j, const std::string& what);

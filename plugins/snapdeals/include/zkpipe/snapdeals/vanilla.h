@@ -19,6 +19,10 @@
 
 #include "zkpipe/snapdeals/update.h"
 
+namespace zkpipe::plugins {
+struct JsonShape;  // zkpipe/sdk/json_shape.h
+}  // namespace zkpipe::plugins
+
 namespace zkpipe::snapdeals {
 
 inline constexpr uint32_t kVanillaTypeSnapdeals = 2;
@@ -49,6 +53,10 @@ VanillaProofs make_vanilla_proofs(const UpdatedSector& u, std::span<const uint32
 Status check_vanilla(const VanillaProofs& v, const std::string& what, unsigned threads = 0);
 // Without the one: comm_r_old, comm_d_new, comm_r_new, then each challenge, as derived.
 std::vector<Fr> public_inputs(const Shape& shape, const Commitments& comms, uint32_t partition);
+
+// The JSON request's keys and bounds (zkpipe/sdk/json_shape.h), the largest shape validate_shape
+// allows: decode_request holds a request to it while it streams.
+const plugins::JsonShape& request_shape();
 
 std::vector<uint8_t> encode_vanilla(const VanillaProofs& v);
 Result<VanillaProofs> decode_vanilla(std::span<const uint8_t> bytes, const std::string& what);
