@@ -1,8 +1,9 @@
 // `zkpipe-tool validate`: loads each plugin set (the plugins a config names, or every plugin in
 // a directory), checks manifest vs descriptor vs ABI, runs each plugin's self-test and opens each
-// config's memory backend; prints a table or JSON. Exit 0 only when everything passes. Each row's
-// check runs in a child process (isolated.h): a plugin that crashes or hangs is a FAIL row naming
-// the stage, and the rest are still checked; no plugin code runs in this process.
+// config's memory backend; for a daemon's config also its proof types, server section and store
+// (rows "(server)", "(store)"); prints a table or JSON. Exit 0 only when everything passes. Each
+// row's check runs in a child process (isolated.h): a plugin that crashes or hangs is a FAIL row
+// naming the stage, and the rest are still checked; no plugin code runs in this process.
 // Thread-safety: main thread only.
 #include <chrono>
 #include <functional>
@@ -23,6 +24,8 @@
 #include "zkpipe/pipeline/compute.h"
 #include "zkpipe/plugin.h"
 #include "zkpipe/sdk/clock.h"
+#include "zkpipe/server/server.h"
+#include "zkpipe/store/job_store.h"
 
 namespace zkpipe::tool {
 namespace {
@@ -161,6 +164,43 @@ Row check_compute(const std::string& path, const Config& config, PluginRegistry&
   return row;
 }
 
+// A row of what a probe said: PASS with its text, or its error (UNAVAILABLE stays UNAVAILABLE:
+// this machine, now, e.g. a port in use).
+Row probe_row(const std::string& source, const std::string& label, const Result<std::string>& r) {
+  Row row;
+  row.source = source;
+  row.plugin = label;
+  if (r.ok()) {
+    row.status = "PASS";
+    row.reason = *r;
+  } else {
+    row.status = r.status().code() == Code::kUnavailable ? "UNAVAILABLE" : "FAIL";
+    row.reason = r.status().message();
+  }
+  return row;
+}
+
+// A daemon's config (a server: or store: section): the proof types it loads, the server section
+// and the store, as `zkpipe serve` would take them (issue 33 #11).
+void check_serve_sections(const std::string& path, const Config& cfg,
+                          const std::vector<std::string>& dirs, const Options& opt,
+                          std::vector<Row>& rows) {
+  for (const std::string& name : cfg.server.proof_types) {
+    rows.push_back(isolated_row(path, name, opt, [&](const StageFn& stage) {
+      PluginRegistry registry(dirs);
+      registry.set_stage_hook(stage);
+      return check_plugin(path, name, registry.load(name, ZKP_KIND_PROOF_TYPE), opt.self_test,
+                          stage);
+    }));
+  }
+  rows.push_back(probe_row(path, "(server)", server::probe_server(cfg)));
+  StoreConfig store = cfg.store;
+  if (store.backend == "sqlite" && store.sqlite_path.empty()) {
+    store.sqlite_path = default_sqlite_path(cfg);
+  }
+  rows.push_back(probe_row(path, "(store)", store::probe_store(store)));
+}
+
 // The plugins a config names, then the config as a whole (its memory backend opened), then its
 // compute backend (the plugin, then the devices it opens).
 void check_config(const std::string& path, const Options& opt, std::vector<Row>& rows) {
@@ -219,6 +259,7 @@ void check_config(const std::string& path, const Options& opt, std::vector<Row>&
     stage("compute");
     return check_compute(path, *cfg, registry);
   }));
+  if (cfg->serve_sections) check_serve_sections(path, *cfg, *dirs, opt, rows);
 }
 
 void print_table(const std::vector<Row>& rows) {

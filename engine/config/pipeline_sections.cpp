@@ -235,9 +235,11 @@ Status parse_pipeline_sections(const YamlReader& r, const std::vector<Field>& ro
   }
   if (const Field* f = find_field(root_fields, "server")) {
     ZKP_RETURN_IF_ERROR(parse_server(r, *f, config.server));
+    config.serve_sections = true;
   }
   if (const Field* f = find_field(root_fields, "store")) {
     ZKP_RETURN_IF_ERROR(parse_store(r, *f, base, config.store));
+    config.serve_sections = true;
   }
   if (const Field* f = find_field(root_fields, "scheduling")) {
     ZKP_RETURN_IF_ERROR(parse_scheduling(r, *f, config.scheduling));

@@ -16,6 +16,18 @@
 #include "stores.h"
 
 namespace zkpipe::store {
+
+// The pid the holder wrote into "<path>.lock"; "unknown" while it has not yet (or it is gone).
+std::string holder_pid(const std::string& pid_path) {
+  char buf[32] = {};
+  const int fd = ::open(pid_path.c_str(), O_RDONLY | O_CLOEXEC);
+  const ssize_t n = fd < 0 ? 0 : ::pread(fd, buf, sizeof(buf) - 1, 0);
+  if (fd >= 0) ::close(fd);
+  std::string pid;
+  for (ssize_t i = 0; i < n && buf[i] >= '0' && buf[i] <= '9'; ++i) pid.push_back(buf[i]);
+  return pid.empty() ? "unknown" : pid;
+}
+
 namespace {
 
 constexpr int kBusyTimeoutMs = 10'000;
@@ -31,17 +43,6 @@ Status make_parent_dirs(const std::string& path) {
                        ": " + errno_message(errno));
   }
   return ok_status();
-}
-
-// The pid the holder wrote into "<path>.lock"; "unknown" while it has not yet (or it is gone).
-std::string holder_pid(const std::string& pid_path) {
-  char buf[32] = {};
-  const int fd = ::open(pid_path.c_str(), O_RDONLY | O_CLOEXEC);
-  const ssize_t n = fd < 0 ? 0 : ::pread(fd, buf, sizeof(buf) - 1, 0);
-  if (fd >= 0) ::close(fd);
-  std::string pid;
-  for (ssize_t i = 0; i < n && buf[i] >= '0' && buf[i] <= '9'; ++i) pid.push_back(buf[i]);
-  return pid.empty() ? "unknown" : pid;
 }
 
 // The lock is an exclusive flock of the database file itself (created here 0600, as SQLite would

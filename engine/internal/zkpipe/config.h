@@ -170,6 +170,7 @@ struct Config {
   ServerConfig server;
   StoreConfig store;
   SchedulingConfig scheduling;
+  bool serve_sections = false;  // the file has a server: or store: section (a daemon's config)
 };
 
 // Reads and validates a config file. NOT_FOUND when it cannot be read, INVALID_ARGUMENT with

@@ -6,6 +6,7 @@
 #include "zkpipe/sdk/clock.h"
 
 #include <fmt/ranges.h>
+#include <netdb.h>
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -17,6 +18,7 @@
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "broker.h"
@@ -52,7 +54,9 @@ std::string listen_failure(const std::vector<Address>& listen) {
       fmt::join(tried, ", "));
 }
 
-Status prepare_unix_socket(const Address& a) {
+// The socket path's directory exists and no server answers there; a stale socket file is
+// removed (left alone with `dry_run`, which only says it would be replaced).
+Status prepare_unix_socket(const Address& a, bool dry_run = false) {
   struct stat st {};
   if (::lstat(a.path.c_str(), &st) != 0) {
     if (errno != ENOENT) return unavailable("listen " + a.text + ": " + std::strerror(errno));
@@ -81,6 +85,7 @@ Status prepare_unix_socket(const Address& a) {
     return unavailable("listen " + a.text +
                        ": cannot tell whether the socket is in use: " + std::strerror(err));
   }
+  if (dry_run) return ok_status();
   if (::unlink(a.path.c_str()) != 0 && errno != ENOENT) {
     return unavailable("listen " + a.text +
                        ": cannot remove the stale socket: " + std::strerror(errno));
@@ -89,7 +94,98 @@ Status prepare_unix_socket(const Address& a) {
   return ok_status();
 }
 
+// The server section as serve reads it (with the command line's overrides): the addresses,
+// the token, and the rule that a listener off loopback needs the token.
+struct Listeners {
+  ServerConfig config;
+  std::vector<Address> listen;
+  std::optional<Address> http;
+  std::string token;
+};
+
+Result<Listeners> resolve_listeners(const Config& config, const ServeOverrides& o) {
+  Listeners l;
+  ServerConfig& sc = l.config;
+  sc = config.server;
+  if (o.listen) sc.listen = *o.listen;
+  if (o.http) sc.http = *o.http;
+  if (o.token_file) sc.token_file = *o.token_file;
+  if (sc.listen.empty()) return invalid_argument("serve: no gRPC address to listen on");
+  bool public_tcp = false;
+  for (const std::string& text : sc.listen) {
+    ZKP_ASSIGN_OR_RETURN(Address a, parse_address(text, "server.listen"));
+    public_tcp = public_tcp || (!a.unix_socket && !a.loopback);
+    l.listen.push_back(std::move(a));
+  }
+  if (!sc.http.empty()) {
+    ZKP_ASSIGN_OR_RETURN(l.http, parse_address(sc.http, "server.http"));
+    public_tcp = public_tcp || !l.http->loopback;
+  }
+  if (!sc.token_file.empty()) {
+    Result<std::string> token = read_token_file(sc.token_file);
+    if (!token.ok()) return token.status().with_context("server.token_file");
+    l.token = std::move(*token);
+  }
+  if (public_tcp && l.token.empty()) {
+    return invalid_argument(
+        config.path +
+        ": server: a listener off loopback needs a bearer token (server.token_file or "
+        "--token-file, a file of mode 0600)");
+  }
+  return l;
+}
+
+// Whether a TCP port of `a` can be bound now (bound and closed at once); a taken one names its
+// holder where it can.
+Status probe_port(const Address& a, const std::string& key) {
+  if (a.port == 0) return ok_status();
+  const int fd = ::socket(a.host.find(':') != std::string::npos ? AF_INET6 : AF_INET,
+                          SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return unavailable(key + ": socket: " + std::strerror(errno));
+  const int yes = 1;
+  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+  addrinfo* found = nullptr;
+  int rc = ::getaddrinfo(a.host.c_str(), std::to_string(a.port).c_str(), &hints, &found);
+  int err = 0;
+  if (rc == 0) {
+    rc = ::bind(fd, found->ai_addr, found->ai_addrlen);
+    err = errno;
+    ::freeaddrinfo(found);
+  }
+  ::close(fd);
+  if (rc == 0) return ok_status();
+  const std::string holder = err == EADDRINUSE ? tcp_port_holder(a.port) : "";
+  return unavailable(key + ": cannot listen on " + a.text +
+                     (holder.empty()
+                          ? " (in use, or not an address of this machine)"
+                          : ": port " + std::to_string(a.port) + " is taken by " + holder));
+}
+
 }  // namespace
+
+Result<std::string> probe_server(const Config& config) {
+  ZKP_ASSIGN_OR_RETURN(Listeners l, resolve_listeners(config, {}));
+  std::vector<std::string> where;
+  for (const Address& a : l.listen) {
+    ZKP_RETURN_IF_ERROR(a.unix_socket ? prepare_unix_socket(a, true)
+                                      : probe_port(a, "server.listen"));
+    where.push_back(a.text);
+  }
+  if (l.http) {
+    ZKP_RETURN_IF_ERROR(probe_port(*l.http, "server.http"));
+    where.push_back("http " + l.http->text);
+  }
+  std::string out = "listens on " + fmt::format("{}", fmt::join(where, ", "));
+  out +=
+      l.token.empty() ? "; no token (loopback only)" : "; bearer token from " + l.config.token_file;
+  if (!l.config.proof_types.empty()) {
+    out += "; proof types " + fmt::format("{}", fmt::join(l.config.proof_types, ", "));
+  }
+  return out;
+}
 
 struct Server::Impl {
   ServiceState state;
@@ -149,34 +245,12 @@ void Server::Impl::shutdown(std::chrono::milliseconds grace) {
 Result<std::unique_ptr<Server>> Server::start(const Config& config, const ServeOverrides& o,
                                               pipeline::EngineOptions engine_options) {
   auto impl = std::make_unique<Impl>();
+  ZKP_ASSIGN_OR_RETURN(Listeners listeners, resolve_listeners(config, o));
   ServerConfig& sc = impl->state.config;
-  sc = config.server;
-  if (o.listen) sc.listen = *o.listen;
-  if (o.http) sc.http = *o.http;
-  if (o.token_file) sc.token_file = *o.token_file;
-  if (sc.listen.empty()) return invalid_argument("serve: no gRPC address to listen on");
-  bool public_tcp = false;
-  for (const std::string& text : sc.listen) {
-    ZKP_ASSIGN_OR_RETURN(Address a, parse_address(text, "server.listen"));
-    public_tcp = public_tcp || (!a.unix_socket && !a.loopback);
-    impl->listen.push_back(std::move(a));
-  }
-  std::optional<Address> http_address;
-  if (!sc.http.empty()) {
-    ZKP_ASSIGN_OR_RETURN(http_address, parse_address(sc.http, "server.http"));
-    public_tcp = public_tcp || !http_address->loopback;
-  }
-  if (!sc.token_file.empty()) {
-    Result<std::string> token = read_token_file(sc.token_file);
-    if (!token.ok()) return token.status().with_context("server.token_file");
-    impl->state.token = std::move(*token);
-  }
-  if (public_tcp && impl->state.token.empty()) {
-    return invalid_argument(
-        config.path +
-        ": server: a listener off loopback needs a bearer token (server.token_file or "
-        "--token-file, a file of mode 0600)");
-  }
+  sc = std::move(listeners.config);
+  impl->listen = std::move(listeners.listen);
+  const std::optional<Address> http_address = std::move(listeners.http);
+  impl->state.token = std::move(listeners.token);
   for (const Address& a : impl->listen) {
     if (a.unix_socket) ZKP_RETURN_IF_ERROR(prepare_unix_socket(a));
   }

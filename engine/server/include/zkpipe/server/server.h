@@ -26,6 +26,12 @@ struct ServeOverrides {
   std::optional<std::string> token_file;
 };
 
+// What `zkpipe-tool validate` says of a config's server section, checked as `serve` checks it
+// before it binds: the addresses parse, the token file reads (mode 0600), a listener off loopback
+// has a token, a unix socket's directory exists and no server answers there, and each TCP port
+// can be bound now (else the holder, where it can tell). Keeps nothing bound, removes nothing.
+Result<std::string> probe_server(const Config& config);
+
 class Server {
  public:
   // Checks the addresses and the token, creates the engine (loading its proof types), binds

@@ -158,6 +158,13 @@ class JobStore {
 // (a second daemon on it: FAILED_PRECONDITION naming the file and the holder's pid).
 Result<std::unique_ptr<JobStore>> open_store(const StoreConfig& config);
 
+// What `zkpipe-tool validate` says of a config's store, found as `serve` would open it but
+// without writing, creating or locking anything: SQLite: the file (or, not there yet, that its
+// directory lets serve create it), its schema version, and whether a daemon holds it now;
+// PostgreSQL: a connection within 5 s (unless the conninfo sets connect_timeout) and the schema
+// version. An error says what serve would fail on (FAILED_PRECONDITION for a newer schema).
+Result<std::string> probe_store(const StoreConfig& config);
+
 // The schema version this build writes (zk_meta 'schema_version').
 inline constexpr int kSchemaVersion = 1;
 
