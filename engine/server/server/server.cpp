@@ -170,8 +170,12 @@ Result<std::string> probe_server(const Config& config) {
   ZKP_ASSIGN_OR_RETURN(Listeners l, resolve_listeners(config, {}));
   std::vector<std::string> where;
   for (const Address& a : l.listen) {
-    ZKP_RETURN_IF_ERROR(a.unix_socket ? prepare_unix_socket(a, true)
-                                      : probe_port(a, "server.listen"));
+    Status s = a.unix_socket ? prepare_unix_socket(a, true) : probe_port(a, "server.listen");
+    if (s.code() == Code::kNotFound && a.path.starts_with("/run/zkpipe/")) {
+      // This machine, now: zkpipe.service makes /run/zkpipe (RuntimeDirectory=) when it starts.
+      return unavailable(s.message() + " (zkpipe.service creates it when it starts)");
+    }
+    ZKP_RETURN_IF_ERROR(s);
     where.push_back(a.text);
   }
   if (l.http) {
