@@ -22,7 +22,10 @@ namespace zkpipe::cli {
 
 int exit_code_for(const Status& s) {
   const Code c = s.code();
-  return c == Code::kInvalidArgument || c == Code::kNotFound || c == Code::kAlreadyExists ? 2 : 1;
+  return c == Code::kInvalidArgument || c == Code::kNotFound || c == Code::kAlreadyExists ||
+                 c == Code::kUnauthenticated
+             ? 2
+             : 1;
 }
 
 int fail(std::string_view command, const Status& s) {

@@ -235,7 +235,8 @@ server:
 
         # TCP: the token.
         rc, text = run("status", "--addr", tcp)
-        check("TCP without the token: UNAUTHENTICATED", rc != 0 and "UNAUTHENTICATED" in text,
+        check("TCP without the token: UNAUTHENTICATED (not INVALID_ARGUMENT), exit 2",
+              rc == 2 and "status: UNAUTHENTICATED: " in text and "INVALID_ARGUMENT" not in text,
               text)
         rc, text = run("status", "--addr", tcp, "--token-file", token_file)
         check("TCP with the token: the status table", rc == 0 and "queues" in text, text[-300:])

@@ -172,6 +172,9 @@ grpc::Status to_grpc(const Status& s) {
     case Code::kAlreadyExists:
       c = grpc::StatusCode::ALREADY_EXISTS;
       break;
+    case Code::kUnauthenticated:
+      c = grpc::StatusCode::UNAUTHENTICATED;
+      break;
   }
   return {c, s.message()};
 }
@@ -182,9 +185,10 @@ Code code_from_grpc(grpc::StatusCode code) {
       return Code::kOk;
     case grpc::StatusCode::INVALID_ARGUMENT:
     case grpc::StatusCode::OUT_OF_RANGE:
-    case grpc::StatusCode::UNAUTHENTICATED:
     case grpc::StatusCode::PERMISSION_DENIED:
       return Code::kInvalidArgument;
+    case grpc::StatusCode::UNAUTHENTICATED:
+      return Code::kUnauthenticated;
     case grpc::StatusCode::NOT_FOUND:
       return Code::kNotFound;
     case grpc::StatusCode::UNAVAILABLE:

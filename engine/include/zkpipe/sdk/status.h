@@ -28,6 +28,9 @@ enum class Code : int32_t {
   kInternal = 7,            // a bug or an unexpected failure inside zkpipe or a plugin
   kAborted = 8,             // cancelled
   kAlreadyExists = 9,       // a name (a request id) another thing already has (ABI 1.5)
+  // The daemon's client only: a call without the bearer token (gRPC UNAUTHENTICATED). Not a
+  // zkp_status: no plugin returns it and code_from_int refuses it.
+  kUnauthenticated = 10,
 };
 
 inline std::string_view code_name(Code code);
@@ -132,6 +135,8 @@ inline std::string_view code_name(Code code) {
       return "ABORTED";
     case Code::kAlreadyExists:
       return "ALREADY_EXISTS";
+    case Code::kUnauthenticated:
+      return "UNAUTHENTICATED";
   }
   return "UNKNOWN";
 }
