@@ -56,7 +56,9 @@ Result<std::vector<std::vector<Fr>>> porep_public_inputs(const PorepDescription&
         " feature's challenges are not supported yet (interactive PoRep "
         "only)");
   }
-  ZKP_ASSIGN_OR_RETURN(SectorShape shape, sector_shape(d.config.sector_size));
+  if (Result<SectorShape> shape = sector_shape(d.config.sector_size); !shape.ok()) {
+    return shape.status();
+  }
   if (d.config.partitions == 0) return invalid_argument("porep_config: partitions is 0");
   ZKP_RETURN_IF_ERROR(check_commitment(d.comm_d, "comm_d"));
   ZKP_RETURN_IF_ERROR(check_commitment(d.comm_r, "comm_r"));

@@ -113,7 +113,7 @@ Boolean sha256_ch(ConstraintSystem& cs, const Boolean& a, const Boolean& b, cons
 
 Boolean sha256_maj(ConstraintSystem& cs, const Boolean& a, const Boolean& b, const Boolean& c) {
   const bool value =
-      (a.value() && b.value()) != (a.value() && c.value()) != (b.value() && c.value());
+      ((a.value() && b.value()) != (a.value() && c.value())) != (b.value() && c.value());
   const bool ka = a.is_constant(), kb = b.is_constant(), kc = c.is_constant();
   if (ka && kb && kc) return Boolean::constant(value);
   if (ka && !a.value()) return bool_and(cs, b, c);

@@ -37,7 +37,7 @@ Result<std::vector<std::vector<Fr>>> checked_path(const InclusionProof& p, TreeH
   o.leaf = fr(p.leaf);
   for (const auto& path : p.paths) o.path.insert(o.path.end(), path.begin(), path.end());
   bool shaped = o.path.size() == blank.path.size() &&
-                p.paths.size() == 1 + (arities.sub != 0) + (arities.top != 0);
+                p.paths.size() == size_t{1} + (arities.sub != 0) + (arities.top != 0);
   for (size_t l = 0; shaped && l < o.path.size(); ++l) {
     shaped = o.path[l].siblings.size() == blank.path[l].siblings.size() &&
              o.path[l].position <= o.path[l].siblings.size();

@@ -90,7 +90,7 @@ VanillaProofs blank_proofs(const Shape& shape) {
   const size_t path = gadgets::poseidon_path_length(shape.nodes);
   PartitionProof part;
   for (uint32_t j = 0; j < shape.challenges; ++j) {
-    ChallengeProof p;
+    ChallengeProof p{};
     p.data_path.assign(shape.depth(), Fr::zero());
     p.old_path.assign(path, Fr::zero());
     p.new_path.assign(path, Fr::zero());
