@@ -81,9 +81,13 @@ TEST_CASE("filecoin PoSt: a sample proves, and verifies outside the engine",
     CHECK_THAT(check.output, Contains("constraints hold"));
 
     write(dir.file("c.yaml"),
+          // The proof types' own deadlines (WinningPoSt: 20 s) would count the development
+          // setup, which takes about that long on a loaded 2-core machine: this test is about
+          // the proof, not the deadline.
           fmt::format("version: 1\nplugin_dirs: [{}]\nmemory: {{backend: pageable}}\n"
-                      "params: {{dir: params, missing: setup}}\ncompute: {{threads: 1}}\n",
-                      ZKPIPE_TEST_PLUGIN_DIR));
+                      "params: {{dir: params, missing: setup}}\ncompute: {{threads: 1}}\n"
+                      "scheduling: {{defaults: {{{}: {{deadline: 1h}}}}}}\n",
+                      ZKPIPE_TEST_PLUGIN_DIR, type));
     const std::string proof = dir.file(kind + ".proof");
     auto prove = run_program(ZKPIPE_TEST_ZKPIPE,
                              fmt::format("prove --config {} --proof {} --input {} --out {}",
