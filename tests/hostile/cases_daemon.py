@@ -7,6 +7,7 @@
 import json
 import os
 import re
+import resource
 import signal
 import socket
 import sqlite3
@@ -26,7 +27,7 @@ class Daemon:
     """`zkpipe serve` in the case's directory; `stop()` records it as one of the case's runs."""
 
     def __init__(self, ctx, server_extra="", store_extra="", name="serve",
-                 proof_types="mimc_jobs"):
+                 proof_types="mimc_jobs", nofile=None):
         self.ctx, self.name = ctx, name
         self.sock = f"unix://{ctx.path(name + '.sock')}"
         self.config = ctx.path(name + ".yaml")
@@ -47,9 +48,11 @@ server:
 """)
         self.log = ctx.path(name + ".log")
         self.t0 = time.monotonic()
+        limit = (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))) \
+            if nofile else None
         self.p = subprocess.Popen([fx.zkpipe, "serve", "--config", self.config],
                                   stdout=open(self.log, "ab"), stderr=subprocess.STDOUT,
-                                  start_new_session=True, cwd=ctx.dir)
+                                  start_new_session=True, cwd=ctx.dir, preexec_fn=limit)
         self.ready = self._wait_ready()
         text = self.text()
         m = re.search(r"HTTP on (http://127\.0\.0\.1:\d+)", text)
@@ -199,6 +202,32 @@ def slow_clients(ctx, d):
     if answered < 5:
         return WRONG, f"{answered} of 5 /healthz probes answered beside 40 slow clients"
     return OK, "5 of 5 probes answered beside 40 slow clients"
+
+
+def out_of_descriptors(ctx, d):
+    """The daemon under RLIMIT_NOFILE 256 and 300 connections that never send a byte: the gate
+    runs out of file descriptors, drops half-read connections and keeps answering probes,
+    without spinning on the listener (its CPU time stays low)."""
+    host, port = d.web[len("http://"):].rsplit(":", 1)
+    cpu = lambda: sum(int(x) for x in open(f"/proc/{d.p.pid}/stat").read().rsplit(")", 1)[1]
+                      .split()[11:13])  # utime + stime, clock ticks
+    before = cpu()
+    conns = []
+    for _ in range(300):
+        try:
+            conns.append(socket.create_connection((host, int(port)), timeout=5))
+        except OSError:
+            break
+    time.sleep(2)
+    answered = sum(d.healthy() for _ in range(5))
+    spent = (cpu() - before) / os.sysconf("SC_CLK_TCK")
+    for s in conns:
+        s.close()
+    if answered < 5:
+        return WRONG, f"{answered} of 5 probes answered with {len(conns)} idle connections"
+    if spent > 1.5:
+        return WRONG, f"the daemon spent {spent:.1f} s of CPU in 2 s with idle connections"
+    return OK, f"{len(conns)} idle connections, 5 of 5 probes, {spent:.2f} s of CPU"
 
 
 def long_circuit_id(ctx, d):
@@ -413,6 +442,8 @@ def huge_request(ctx, d):
 def cases(fx, rng, quick):
     out = [
         Case(CLS, "40 slow HTTP clients, /healthz probes", with_daemon(slow_clients)),
+        Case(CLS, "300 idle connections under RLIMIT_NOFILE 256",
+             with_daemon(out_of_descriptors, nofile=256)),
         Case(CLS, "params preload of a 256-byte circuit id, twice", with_daemon(long_circuit_id)),
         Case(CLS, "await of a 100 kB request id", with_daemon(long_request_id)),
         Case(CLS, "a second daemon on the first's gRPC port", with_daemon(second_daemon("gRPC"))),

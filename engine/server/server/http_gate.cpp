@@ -260,6 +260,9 @@ void HttpGate::stop() {
 void HttpGate::loop() {
   std::list<Conn> conns;
   std::vector<pollfd> fds;
+  Clock::time_point accept_rest_until{};  // out of file descriptors: the listener rests
+  Clock::time_point next_fd_warning{};
+  uint64_t fd_shortages = 0;
   const GateLimits& lim = limits_;
   while (!stopping_) {
     size_t waiting = 0, queued = 0, relaying = 0;
@@ -276,9 +279,11 @@ void HttpGate::loop() {
       ++relaying;
       --queued;
     }
-    fds.assign({{wake_fd_, POLLIN, 0}, {listen_fd_, POLLIN, 0}});
     const Clock::time_point now = Clock::now();
+    const bool resting = now < accept_rest_until;
+    fds.assign({{wake_fd_, POLLIN, 0}, {listen_fd_, resting ? short{0} : short{POLLIN}, 0}});
     Clock::time_point next = now + std::chrono::seconds(1);
+    if (resting) next = std::min(next, accept_rest_until);
     for (Conn& c : conns) {
       short ce = 0, be = 0;
       switch (c.phase) {
@@ -371,14 +376,24 @@ void HttpGate::loop() {
         const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
           if (errno == EMFILE || errno == ENFILE) {
-            spdlog::warn(
-                "server.http: out of file descriptors; dropping the oldest half-read "
-                "request");
+            // Room by the oldest half-read request; with none, the listener rests a moment
+            // (its pending connection would wake poll at once, round after round).
+            bool dropped = false;
             for (Conn& c : conns) {
               if (c.phase == Phase::kHead && !c.done) {
-                c.done = true;
+                c.done = dropped = true;
                 break;
               }
+            }
+            if (!dropped) accept_rest_until = Clock::now() + std::chrono::milliseconds(100);
+            ++fd_shortages;
+            if (Clock::now() >= next_fd_warning) {  // at most a line a minute under a flood
+              spdlog::warn(
+                  "server.http: out of file descriptors ({} time(s) since the last "
+                  "warning): half-read requests are dropped, oldest first",
+                  fd_shortages);
+              fd_shortages = 0;
+              next_fd_warning = Clock::now() + std::chrono::minutes(1);
             }
           }
           break;
