@@ -7,17 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "ifma_variant.h"
 #include "zkpipe/crypto/curves.h"
-
-// The kernel's variant: `native` (AVX-512, the library's) or, compiled with ZKP_IFMA_EMULATED,
-// `emulated` (scalar stand-ins, tests only; ifma_lanes.h).
-#if !defined(ZKP_IFMA_VARIANT)
-#if defined(ZKP_IFMA_EMULATED)
-#define ZKP_IFMA_VARIANT emulated
-#else
-#define ZKP_IFMA_VARIANT native
-#endif
-#endif
 
 namespace zkpipe::crypto::msm_detail {
 inline namespace ZKP_IFMA_VARIANT {

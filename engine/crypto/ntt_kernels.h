@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "ifma_variant.h"
 #include "zkpipe/crypto/fields.h"
 #include "zkpipe/crypto/ntt.h"
 
@@ -72,15 +73,8 @@ void ntt_kernel_run(Fr* data, size_t n, NttDirection direction, bool gs, NttKern
 void ntt_scalar_run(Fr* data, size_t n, const NttTwiddles& tw, bool gs, unsigned threads);
 // Below this size the vector kernel does not pay for its conversions.
 inline constexpr size_t kNttIfmaMinSize = 64;
-#if !defined(ZKP_IFMA_VARIANT)  // the kernel's variant, as batch_add_ifma.h says
-#if defined(ZKP_IFMA_EMULATED)
-#define ZKP_IFMA_VARIANT emulated
-#else
-#define ZKP_IFMA_VARIANT native
-#endif
-#endif
-inline namespace ZKP_IFMA_VARIANT {
-bool ntt_ifma_available();  // always true, emulated
+inline namespace ZKP_IFMA_VARIANT {  // ifma_variant.h
+bool ntt_ifma_available();           // always true, emulated
 void ntt_ifma_run(Fr* data, size_t n, const NttTwiddles& tw, bool gs, unsigned threads);
 }  // namespace ZKP_IFMA_VARIANT
 
