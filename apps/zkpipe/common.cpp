@@ -38,6 +38,7 @@ Result<Config> load_config_for_run(const std::string& path, const std::string& p
   ZKP_ASSIGN_OR_RETURN(Config config, load_config(path));
   if (!params_dir.empty()) config.params.dir = params_dir;
   ZKP_RETURN_IF_ERROR(set_log_level(config.log.level));
+  ZKP_RETURN_IF_ERROR(set_log_format(config.log.format));
   return config;
 }
 

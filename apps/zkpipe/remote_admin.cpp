@@ -71,10 +71,11 @@ std::string store_text(const v1::StoreStatus& s) {
       std::string hot;
       for (const std::string& h : w.hot_circuits()) hot += (hot.empty() ? "" : ",") + h;
       out += fmt::format(
-          "    {:<28} host {:<16} devices {:<12} running {:>3}  last seen {:.1f} s "
+          "    {:<28} {:<4} host {:<16} devices {:<12} running {:>3}  last seen {:.1f} s "
           "ago  hot params: {}\n",
-          server_text(w.name()), server_text(w.host()), server_text(w.devices()), w.running(),
-          w.last_seen_seconds_ago(), hot.empty() ? "none" : server_text(hot));
+          server_text(w.name()), server_text(w.state()), server_text(w.host()),
+          server_text(w.devices()), w.running(), w.last_seen_seconds_ago(),
+          hot.empty() ? "none" : server_text(hot));
     }
   }
   return out;
@@ -158,18 +159,15 @@ int run_status(const StatusOptions& o) {
   auto ctx = (*client)->context(kCallDeadline);
   v1::GetStatusRequest req;
   req.set_cluster(o.cluster);
+  req.set_json(o.json);
   const grpc::Status s = (*client)->stub().GetStatus(ctx.get(), req, &st);
   if (!s.ok()) return fail(kCmd, rpc_error(s, "GetStatus", **client));
-  if (o.json) {
-    google::protobuf::util::JsonPrintOptions options;
-    options.add_whitespace = true;
-    options.always_print_primitive_fields = true;
-    options.preserve_proto_field_names = true;
-    std::string json;
-    const auto js = google::protobuf::util::MessageToJsonString(st, &json, options);
-    if (!js.ok()) return fail(kCmd, internal_error("EngineStatus as JSON: " + js.ToString()));
-    fmt::print("{}", json);
-    if (json.empty() || json.back() != '\n') fmt::print("\n");
+  if (o.json) {  // the document HTTP /status serves, as it serves it
+    const nlohmann::json doc = nlohmann::json::parse(st.status_json(), nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) {
+      return fail(kCmd, internal_error("GetStatus: status_json is not a JSON object"));
+    }
+    fmt::print("{}\n", doc.dump(2));
     return 0;
   }
   fmt::print("{}", status_text(st, (*client)->address().text));
@@ -237,7 +235,9 @@ void add_remote_admin(CLI::App& app, int* exit_code) {
                                         "Show what a running `zkpipe serve` is doing: devices, "
                                         "workers, queues, budget, params, jobs, counters");
   add_remote_options(status, &st->remote);
-  status->add_flag("--json", st->json, "print the EngineStatus message as JSON");
+  status->add_flag(
+      "--json", st->json,
+      "print the status document as JSON (what HTTP /status serves, workers included)");
   status->add_flag("--cluster", st->cluster,
                    "also list the workers sharing the job store (store.backend: postgres)");
   status->callback([st, exit_code] { *exit_code = run_status(*st); });

@@ -42,13 +42,12 @@ int run_serve(const ServeOptions& o, CLI::App* cmd) {
   Result<std::unique_ptr<server::Server>> started = server::Server::start(*config, overrides);
   if (!started.ok()) return fail("serve", started.status());
   server::Server& srv = **started;
-  fmt::print("{}: {}\n", o.config, srv.engine().memory_plan());
+  // The memory plan and the proof types are in the log already (the engine's start-up lines).
   fmt::print("serve: gRPC on {}\n", fmt::join(srv.grpc_addresses(), ", "));
   if (!srv.http_address().empty()) {
     fmt::print("serve: HTTP on http://{} (/healthz /readyz /status /metrics /trace, panel at /)\n",
                srv.http_address());
   }
-  fmt::print("serve: proof types {}\n", fmt::join(srv.engine().proof_types(), ", "));
   fmt::print("serve: ready\n");
   std::fflush(stdout);
 

@@ -100,9 +100,12 @@ using config_detail::positive_size;
 using config_detail::resolve_dir;
 
 Status parse_log(const YamlReader& r, const Field& section, LogConfig& log) {
-  ZKP_ASSIGN_OR_RETURN(const std::vector<Field> fields, r.map_fields(section, {"level"}));
+  ZKP_ASSIGN_OR_RETURN(const std::vector<Field> fields, r.map_fields(section, {"level", "format"}));
   if (const Field* f = find_field(fields, "level")) {
     ZKP_ASSIGN_OR_RETURN(log.level, r.choice(*f, {"trace", "debug", "info", "warn", "error"}));
+  }
+  if (const Field* f = find_field(fields, "format")) {
+    ZKP_ASSIGN_OR_RETURN(log.format, r.choice(*f, {"text", "json"}));
   }
   return ok_status();
 }

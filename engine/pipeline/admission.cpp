@@ -134,6 +134,7 @@ const std::string& dedupe_key(const JobRequest& request) {
 // parse path with check and plan), make the job's record, hold the parsed request's memory
 // (refusing what can never fit), take an earlier attempt's checkpointed proofs, and queue.
 Result<Submitted> Engine::Impl::submit(JobRequest request) {
+  const LogScope scope(request.id, request.request_id, -1, "parse");
   const std::string what = !request.input_name.empty()   ? request.input_name
                            : !request.request_id.empty() ? "request " + request.request_id
                                                          : "request";
@@ -179,6 +180,7 @@ Result<std::shared_ptr<Job>> Engine::Impl::make_job(const JobRequest& request,
   job->result.partition_indices = job->indices;
   job->type_name = request.proof_type;
   job->tag = request.tag;
+  job->earlier_attempts = request.earlier_attempts;
   job->input_name = what;
   job->request_id = request.request_id;
   job->input_hash = hash;

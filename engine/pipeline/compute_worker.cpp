@@ -70,6 +70,7 @@ void Engine::Impl::compute_loop(size_t device, size_t worker) {
     const QueueKey key = node.key();
     std::unique_ptr<PartitionWork> work = std::move(node.mapped());
     Job& job = *work->job;
+    const LogScope scope(job.id, job.request_id, key.partition, "prove_start");
     synth_cv.notify_one();  // a ready slot is free
     if (ended(job)) {
       lock.unlock();
@@ -81,7 +82,10 @@ void Engine::Impl::compute_loop(size_t device, size_t worker) {
     emit(job, EventKind::kProving, key.partition, dev);
     worker_state[track] =
         fmt::format("prove_start job {} partition {}", job.id, job.label(key.partition));
+    const size_t behind = ready.size();
     lock.unlock();
+    spdlog::debug("{}: prove_start on {} ({} ready partition(s) behind it)",
+                  part_name(job, key.partition), dev, behind);
     const int64_t t0 = trace.now_ns();
     PartitionTiming& t = work->timing;
     t.ready_wait = ms_between(work->queued_ns, t0);

@@ -98,15 +98,13 @@ void Engine::Impl::check_deadline(Job& job, Deferred& later) {
   const bool at_risk = job.estimated_end_ns > deadline_ns;
   if (at_risk && !job.deadline_at_risk) {
     later.warnings.push_back(fmt::format(
-        "job {} ({}): its deadline looks unreachable: estimated to end in {:.1f} s, {:.1f} s "
+        "{}: its deadline looks unreachable: estimated to end in {:.1f} s, {:.1f} s "
         "after its deadline ({} partition(s) ahead of its {} on {} compute worker(s); {} measured "
         "{:.0f} ms prove_start, {:.0f} ms synthesis per partition)",
-        job.id, job.input_name, end_ms / 1e3,
-        static_cast<double>(job.estimated_end_ns - deadline_ns) / 1e9, ahead, left, live_compute,
-        job.info.circuit_id, t.prove_start, t.synthesis));
+        job_name(job), end_ms / 1e3, static_cast<double>(job.estimated_end_ns - deadline_ns) / 1e9,
+        ahead, left, live_compute, job.info.circuit_id, t.prove_start, t.synthesis));
   } else if (!at_risk && job.deadline_at_risk) {
-    later.notes.push_back(
-        fmt::format("job {} ({}): its deadline looks reachable again", job.id, job.input_name));
+    later.notes.push_back(fmt::format("{}: its deadline looks reachable again", job_name(job)));
   }
   job.deadline_at_risk = at_risk;
 }

@@ -255,7 +255,15 @@ Result<JobResult> Engine::wait(uint64_t id, std::optional<std::chrono::milliseco
 }
 
 Status Engine::cancel(uint64_t id, bool* was_running) {
-  Impl& m = *impl_;
+  return impl_->stop_job(id, was_running, std::nullopt);
+}
+
+Status Engine::abandon(uint64_t id, const Status& reason) {
+  return impl_->stop_job(id, nullptr, reason);
+}
+
+Status Engine::Impl::stop_job(uint64_t id, bool* was_running, std::optional<Status> failure) {
+  Impl& m = *this;
   Deferred later;
   {
     MutexLock lock(m.mu);
@@ -268,8 +276,12 @@ Status Engine::cancel(uint64_t id, bool* was_running) {
     }
     if (was_running != nullptr) *was_running = job.state == JobState::kRunning;
     job.cancelled = true;
-    m.end_job(job, JobState::kCancelled, aborted("job " + std::to_string(id) + " cancelled"),
-              later);
+    if (failure) {
+      m.end_job(job, JobState::kFailed, *failure, later);
+    } else {
+      m.end_job(job, JobState::kCancelled, aborted("job " + std::to_string(id) + " cancelled"),
+                later);
+    }
   }
   later.flush();       // the job's queued work is freed here, outside the lock
   m.budget->notify();  // a partition waiting for memory sees the flag

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <new>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "job_metrics.h"
+#include "zkpipe/log_context.h"
 #include "zkpipe/pipeline/budget.h"
 #include "zkpipe/pipeline/engine.h"
 #include "zkpipe/pipeline/memory_model.h"
@@ -92,7 +94,8 @@ struct QueueKey {
 
 struct Job {
   uint64_t id = 0;
-  uint64_t tag = 0;  // JobRequest::tag
+  uint64_t tag = 0;               // JobRequest::tag
+  uint32_t earlier_attempts = 0;  // JobRequest::earlier_attempts
   std::string request_id, type_name, input_name;
   std::array<uint8_t, 32> input_hash{};
   JobInfo info;
@@ -340,6 +343,8 @@ struct Engine::Impl {
                       Deferred& later) ZKP_REQUIRES(mu);
   // Ends a job (done, failed or cancelled), takes its queued work out, tells waiters.
   void end_job(Job& job, JobState state, Status status, Deferred& later) ZKP_REQUIRES(mu);
+  // Engine::cancel (no failure: cancelled) and Engine::abandon (failed with `failure`).
+  Status stop_job(uint64_t id, bool* was_running, std::optional<Status> failure) ZKP_EXCLUDES(mu);
 
   // Reports (report.cpp).
   void log_gpu_timing(const PartitionWork& w) const;
@@ -365,6 +370,8 @@ inline constexpr size_t kFrBytes = sizeof(groth16::Fr);
 // Waits shorter than this are not drawn as spans (they would only clutter the trace).
 inline constexpr int64_t kMinWaitSpanNs = 1'000'000;
 // "job 3 (req.bin) partition 7": a partition by its index in its sector, in messages and logs.
+// "job 6 (request r)" / "job 6 (request r) partition 0": the job's id once, then its name.
+std::string job_name(const Job& job);
 std::string part_name(const Job& job, uint32_t p);
 // The witness buffer of a synthesized partition as the prover reads it.
 groth16::WitnessView witness_view(const PartitionWork& w);

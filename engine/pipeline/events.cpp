@@ -113,10 +113,19 @@ Result<uint64_t> Engine::find_request(const std::string& request_id) const {
 uint32_t Engine::Impl::queue_position(const Job& job) const {
   uint32_t ahead = 0;
   for (const auto& [id, other] : jobs) {
-    if (other.get() == &job || ended(*other)) continue;
+    if (other.get() == &job || other->state != JobState::kQueued) continue;
     if (other->key(0) < job.key(0)) ++ahead;
   }
   return ahead;
+}
+
+uint32_t Engine::jobs_waiting(Priority at_most) const {
+  MutexLock lock(impl_->mu);
+  uint32_t n = 0;
+  for (const auto& [id, job] : impl_->jobs) {
+    if (job->state == JobState::kQueued && job->priority <= at_most) ++n;
+  }
+  return n;
 }
 
 Status Engine::ready() const {

@@ -26,6 +26,7 @@ void Engine::Impl::finalizer_loop(size_t worker) {
     if (!proved_at_submit.empty()) {  // a job whose every partition an earlier attempt proved
       const std::shared_ptr<Job> job = std::move(proved_at_submit.front());
       proved_at_submit.pop_front();
+      const LogScope scope(job->id, job->request_id, -1, "verify");
       worker_state[track] = fmt::format("verify job {}", job->id);
       lock.unlock();
       const Status s = guarded(fmt::format("job {}: verification and assembly", job->id), [&] {
@@ -44,6 +45,7 @@ void Engine::Impl::finalizer_loop(size_t worker) {
     const QueueKey key = node.key();
     std::unique_ptr<PartitionWork> work = std::move(node.mapped());
     const std::shared_ptr<Job> job = work->job;
+    const LogScope scope(job->id, job->request_id, key.partition, "prove_finish");
     if (ended(*job)) {
       lock.unlock();
       work.reset();

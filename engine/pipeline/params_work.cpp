@@ -32,6 +32,9 @@ bool Engine::Impl::park_for_params(const std::shared_ptr<Job>& job, const QueueK
 
 void Engine::Impl::params_loop(std::string circuit, std::shared_ptr<Job> job,
                                std::shared_ptr<PluginJob> plugin, int32_t label) {
+  // The lines of the params work name the job that first needed them.
+  const LogScope scope(job->id, job->request_id, -1, "params");
+  spdlog::debug("params of {}: work starts for {}", circuit, job_name(*job));
   ReserveOptions wait;  // the first parked job's priority and deadline order the budget wait
   wait.priority = job->priority;
   wait.deadline = job->deadline;

@@ -84,7 +84,7 @@ nlohmann::json Engine::Impl::status_json() const {
     for (uint32_t p = 0; p < job->parts.size(); ++p) {
       parts.push_back({{"partition", job->label(p)},
                        {"state", part_state_name(job->parts[p])},
-                       {"attempts", job->timings[p].attempts}});
+                       {"attempts", job->earlier_attempts + job->timings[p].attempts}});
     }
     json j = {{"job", id},
               {"request_id", job->request_id},

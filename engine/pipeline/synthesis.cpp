@@ -112,6 +112,8 @@ void Engine::Impl::synthesis_loop(size_t worker) {
     synth_queue.erase(synth_queue.begin());
     const std::shared_ptr<Job> job = jobs.at(key.job);
     const uint32_t p = key.partition;
+    const LogScope scope(job->id, job->request_id, p, "synthesize");
+    spdlog::debug("{}: synthesis starts on {}", part_name(*job, p), track);
     Deferred later;
     if (job->deadline && std::chrono::steady_clock::now() > *job->deadline) {
       end_job(*job, JobState::kFailed,
@@ -152,7 +154,7 @@ void Engine::Impl::synthesis_loop(size_t worker) {
       w.timing.srs_wait += job->params_wait_ms[p];  // its wait for the params thread
       job->params_wait_ms[p] = 0;
       w.timing.lock_wait = lock_wait;
-      w.timing.attempts = job->timings[p].attempts;
+      w.timing.attempts = job->earlier_attempts + job->timings[p].attempts;
       w.queued_ns = trace.now_ns();
       job->parts[p] = PartState::kReady;
       emit(*job, EventKind::kSynthesized, p);

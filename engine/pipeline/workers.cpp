@@ -15,8 +15,16 @@
 
 namespace zkpipe::pipeline {
 
+std::string job_name(const Job& job) {
+  std::string self = fmt::format("job {}", job.id);
+  // The daemon names its jobs "job <id> (request <id>)" already: not twice.
+  if (job.input_name.empty() || job.input_name == self) return self;
+  if (job.input_name.starts_with(self + " ")) return job.input_name;
+  return fmt::format("{} ({})", self, job.input_name);
+}
+
 std::string part_name(const Job& job, uint32_t p) {
-  return fmt::format("job {} ({}) partition {}", job.id, job.input_name, job.label(p));
+  return fmt::format("{} partition {}", job_name(job), job.label(p));
 }
 
 groth16::WitnessView witness_view(const PartitionWork& w) {

@@ -48,7 +48,7 @@ V512 random_lanes(std::mt19937_64& rng) {
 
 struct Mismatches {
   std::vector<std::string> names;
-  void check(const char* name, const V512& emulated, __m512i native) {
+  IFMA_TARGET void check(const char* name, const V512& emulated, __m512i native) {
     const V512 n = emulated_of(native);
     if (std::memcmp(n.q, emulated.q, sizeof n.q) != 0) names.emplace_back(name);
   }

@@ -102,6 +102,7 @@ TEST_CASE("Config: a minimal config gets the documented defaults", "[config]") {
   CHECK(c.version == 1);
   CHECK(c.plugin_dirs.empty());
   CHECK(c.log.level == "info");
+  CHECK(c.log.format == "text");
   CHECK(c.memory.backend == "pageable");
   CHECK(c.memory.fallback.empty());
   CHECK_FALSE(c.memory.cap_bytes.has_value());
@@ -118,7 +119,7 @@ TEST_CASE("Config: every key is read", "[config]") {
   const Config c = parse_ok(
       "version: 1\n"
       "plugin_dirs: [/opt/zkpipe/plugins]\n"
-      "log: {level: debug}\n"
+      "log: {level: debug, format: json}\n"
       "memory:\n"
       "  backend: pinned_pool\n"
       "  fallback: pageable\n"
@@ -133,6 +134,7 @@ TEST_CASE("Config: every key is read", "[config]") {
       "      size: 1000000\n");
   CHECK(c.plugin_dirs == std::vector<std::string>{"/opt/zkpipe/plugins"});
   CHECK(c.log.level == "debug");
+  CHECK(c.log.format == "json");
   CHECK(c.memory.backend == "pinned_pool");
   CHECK(c.memory.fallback == "pageable");
   CHECK(c.memory.cap_bytes == 3 * kGiB / 2);
@@ -180,7 +182,7 @@ TEST_CASE("Config: an unknown key lists the keys allowed at that level", "[confi
         "t.yaml:4:3: memory.capp: unknown key 'capp' (allowed in 'memory': backend, fallback, "
         "cap, on_cap, wait_timeout, huge_pages, reuse or preallocate)");
   CHECK(error_of("version: 1\nlog:\n  lvl: info\nmemory: {backend: a}\n") ==
-        "t.yaml:3:3: log.lvl: unknown key 'lvl' (allowed in 'log': level)");
+        "t.yaml:3:3: log.lvl: unknown key 'lvl' (allowed in 'log': level or format)");
   CHECK(error_of(with_memory("  backend: a\n  preallocate:\n    - {count: 1, bytes: 1MiB}\n")) ==
         "t.yaml:5:18: memory.preallocate[0].bytes: unknown key 'bytes' (allowed in "
         "'memory.preallocate[0]': count or size)");
@@ -259,6 +261,8 @@ TEST_CASE("Config: bad sizes, counts and durations are rejected", "[config]") {
 TEST_CASE("Config: bad enum values and plugin names are rejected", "[config]") {
   CHECK(error_of("version: 1\nlog: {level: verbose}\nmemory: {backend: a}\n") ==
         "t.yaml:2:14: log.level: unknown value 'verbose' (use trace, debug, info, warn or error)");
+  CHECK(error_of("version: 1\nlog: {format: xml}\nmemory: {backend: a}\n") ==
+        "t.yaml:2:15: log.format: unknown value 'xml' (use text or json)");
   CHECK(error_of(with_memory("  backend: a\n  on_cap: block\n")) ==
         "t.yaml:4:11: memory.on_cap: unknown value 'block' (use wait or fail)");
   CHECK(error_of(with_memory("  backend: Pinned-Pool\n")) ==

@@ -68,7 +68,10 @@ TEST_CASE("R1cs: evaluate_abc is A w, B w, C w, then the binding rows, then zero
   auto cs = ConstraintSystem::recorder();
   REQUIRE(synthesize_example({"synthetic", 100, 3}, cs).ok());
   const R1cs r = cs.take_r1cs();
-  auto [inputs, aux] = cs.take_witness();
+  auto witness = cs.take_witness();
+  // Named, not a structured binding: clang 14 (the sanitizer build) cannot capture those.
+  const auto& inputs = witness.first;
+  auto& aux = witness.second;
   const size_t n = r.domain_size();
   std::vector<Fr> a(n), b(n), c(n);
   REQUIRE(evaluate_abc(r, {inputs, aux}, a.data(), b.data(), c.data(), n, 2).ok());

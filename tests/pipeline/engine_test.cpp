@@ -50,12 +50,16 @@ TEST_CASE("Engine: partitions are synthesized by priority, then job age, then pa
                                                        {'D', Priority::kNormal},
                                                        {'E', Priority::kHigh}};
   std::vector<uint64_t> ids;
+  std::string positions;  // each job's queue position: the jobs that will start before it
   for (size_t j = 0; j < jobs.size(); ++j) {
-    Result<uint64_t> id = engine->submit(mimc_request(16, 2, 100 + j, jobs[j].second));
-    REQUIRE(id.ok());
-    names[*id] = jobs[j].first;
-    ids.push_back(*id);
+    Result<pipeline::Submitted> s =
+        engine->submit_job(mimc_request(16, 2, 100 + j, jobs[j].second));
+    REQUIRE(s.ok());
+    names[s->job] = jobs[j].first;
+    ids.push_back(s->job);
+    positions += fmt::format("{}{}", jobs[j].first, s->queue_position);
   }
+  CHECK(positions == "A0B0C0D2E1");
   engine->resume();
   for (uint64_t id : ids) require_verified(*engine->wait(id));
   std::vector<pipeline::Span> synth;

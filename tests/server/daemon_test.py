@@ -5,7 +5,8 @@ metrics accepted by `promtool check metrics`; 40 slow clients do not take the po
 HTTP ports (naming the port and the holder), UNAUTHENTICATED without the token, submit --wait
 --out, duplicate request ids, await timeouts, cancel, preload/evict, RESOURCE_EXHAUSTED past
 server.max_queued_jobs, SIGHUP, and a drain on SIGTERM with jobs in flight (every one delivered
-to its waiting client, exit 0). Standard library only; every wait is bounded."""
+to its waiting client, exit 0); its log, at level trace in the json format, is checked line by
+line. Standard library only; every wait is bounded."""
 import json
 import os
 import re
@@ -107,6 +108,36 @@ def slow_clients(web):
           len(answers) == 40, f"{len(late)} not: {[answers[i] for i in late[:3]]}")
 
 
+def json_log(path):
+    """The daemon ran with log: {level: trace, format: json}: every line of its stderr is one
+    object; lines about a job name it, its request id, partition and stage; refused submits are
+    warnings with their code; debug and trace add lines; no job is named twice in a message."""
+    objects, bad = [], []
+    for line in open(path, encoding="utf-8", errors="replace"):
+        try:
+            o = json.loads(line)
+            objects.append(o if isinstance(o, dict) else {})
+        except ValueError:
+            bad.append(line)
+    check("log.format json: every stderr line is one JSON object with time, level and msg",
+          objects and not bad and all({"time", "level", "msg"} <= o.keys() for o in objects),
+          (bad or [""])[:3])
+    msgs = [o.get("msg", "") for o in objects]
+    check("a job's lines name its job, request id, partition and stage",
+          any(o.get("request_id") == "sector-1" and o.get("job") and
+              o.get("stage") == "synthesize" and "partition" in o for o in objects),
+          [o for o in objects if "stage" in o][:3])
+    check("a refused submit is logged as a warning with its code and reason",
+          any(o["level"] == "warn" and o["msg"].startswith("submit refused: RESOURCE_EXHAUSTED")
+              and "max_queued_jobs" in o["msg"] for o in objects), msgs[-20:])
+    check("log.level debug adds a line per claim, trace one per RPC",
+          any(o["level"] == "debug" and "claimed by" in o["msg"] for o in objects) and
+          any(o["level"] == "trace" and o["msg"].startswith("rpc SubmitProof: OK")
+              for o in objects), sorted({o["level"] for o in objects}))
+    doubled = [m for m in msgs if re.search(r"job \d+ \(job \d+", m)]
+    check("no message names its job twice (job 6 (job 6 ...))", not doubled, doubled[:3])
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="zkp-daemon-")
     sock = f"unix://{tmp}/zk.sock"
@@ -118,7 +149,7 @@ def main():
     with open(config, "w") as f:
         f.write(f"""version: 1
 plugin_dirs: [{BUILD}/plugins, {BUILD}/tests/pipeline_plugins]
-log: {{level: info}}
+log: {{level: trace, format: json}}
 memory: {{backend: pageable}}
 compute: {{threads: 1}}
 params: {{dir: {tmp}/params, missing: setup}}
@@ -199,6 +230,17 @@ server:
         code, ctype, body = http(web + "/status")
         st = json.loads(body) if code == 200 else {}
         check("/status is the engine's JSON", st.get("accepting") is True, body[:200])
+        p = subprocess.run([ZKPIPE, "status", "--addr", sock, "--json"], capture_output=True,
+                           text=True, timeout=60)
+        try:
+            cli = json.loads(p.stdout)
+        except ValueError:
+            cli = {}
+        check("status --json is /status's document: the same keys, numbers as numbers",
+              p.returncode == 0 and cli.keys() == st.keys() and
+              cli.get("store", {}).keys() == st.get("store", {}).keys() and
+              isinstance(cli.get("counters", {}).get("jobs_done"), int) and
+              isinstance(cli.get("uptime_s"), (int, float)), p.stdout[:300] + p.stderr[-300:])
         rc, text = run("submit", "--addr", sock, "--proof", "mimc_jobs", "--input", quick,
                        "--wait", "--out", os.path.join(tmp, "quick.proof"))
         check("submit --wait over the unix socket proves and writes the proof", rc == 0 and
@@ -330,6 +372,7 @@ server:
         time.sleep(0.2)
         log = "".join(lines) + open(os.path.join(tmp, "serve.err")).read()
         check("SIGHUP re-read the log level", "SIGHUP: log level" in log, log[-300:])
+        json_log(os.path.join(tmp, "serve.err"))
         check("the socket file is gone after the drain", not os.path.exists(f"{tmp}/zk.sock"))
     finally:
         if daemon.poll() is None:

@@ -245,6 +245,23 @@ def main():
               m and int(m[-1]) >= committed, f"committed {committed}, log says {m}")
         print(f"figures: kill -9 to re-claim {t_reclaim:.2f} s (lease {LEASE_S} s, reaper "
               f"{REAP_S} s); {committed} of 8 partitions reused")
+        rc, table = run("await", "--addr", other.sock, str(jid), "--timeout", "60s")
+        tries = [int(t) for t in re.findall(r"(?m)^ *\d+ +\S+ +(\d+) +\d", table)]
+        check("(2) its timing table counts the killed worker's attempt: the re-proved "
+              "partitions are try 2", rc == 0 and tries and 1 not in tries and max(tries) >= 2,
+              f"tries {tries}: {table[-900:]}")
+        survivor = other if other is not victim else next(d for d in daemons if d is not victim)
+        rc, text = run("status", "--addr", survivor.sock, "--cluster")
+        check("(2) status --cluster keeps the killed worker, shown as lost with its last-seen time",
+              rc == 0 and re.search(rf"{victim.name} +lost .*last seen \d+\.\d s ago", text),
+              text[-800:])
+        rc, text = run("status", "--addr", survivor.sock, "--json")
+        doc = json.loads(text) if rc == 0 else {}
+        lost = [w for w in doc.get("store", {}).get("workers", []) if w.get("name") == victim.name]
+        check("(2) status --json has it too (state lost, numbers as numbers)",
+              lost and lost[0].get("state") == "lost" and
+              isinstance(lost[0].get("last_seen_seconds_ago"), float) and
+              isinstance(doc.get("counters", {}).get("jobs_done"), int), text[-600:])
         victim.start()
         check("(2) the killed daemon restarts", victim.ready())
 
@@ -264,6 +281,13 @@ def main():
                         LEASE_S * 5)
         check("(3) the stale owner notices it lost the lease and aborts its work", lost,
               stale.text()[-500:])
+        rc, text = run("status", "--addr", stale.sock, "--json")
+        mine = [j for j in (json.loads(text).get("jobs", []) if rc == 0 else [])
+                if j.get("job") == jid]
+        check("(3) its status (and so the panel's failures) counts the expired lease as a "
+              "failure, saying why", mine and mine[0].get("state") == "failed" and
+              "lease" in mine[0].get("error", "") and "expired" in mine[0].get("error", ""),
+              text[-800:])
         time.sleep(LEASE_S)
         after = sql(f"SELECT md5(result), completions, owner FROM zk_job WHERE id = {jid}")[0]
         check("(3) the stored result did not change (one completion)",

@@ -49,7 +49,8 @@ struct MemoryConfig {
 };
 
 struct LogConfig {
-  std::string level = "info";  // trace, debug, info, warn, error
+  std::string level = "info";   // trace, debug, info, warn, error
+  std::string format = "text";  // text, or json: one object a line (zkpipe/log.h)
 };
 
 // `compute:` what runs prove_start / prove_finish.

@@ -13,6 +13,12 @@ namespace zkpipe {
 // "trace", "debug", "info", "warn", "error"; INVALID_ARGUMENT for anything else.
 Status set_log_level(const std::string& level);
 
+// "text" (spdlog's default: "[time] [zkpipe] [level] message") or "json" (one object a line:
+// time, level, msg and the thread's LogContext fields, zkpipe/log_context.h); INVALID_ARGUMENT
+// for anything else. Applies to every logger from now on. Not thread-safe: call it before other
+// threads log.
+Status set_log_format(const std::string& format);
+
 // Every log line (the engine's and the plugins') goes to standard error from now on, so that a
 // program's standard output carries only what it prints (tables, `--json`). The programs call it
 // first in main. Not thread-safe: call it before any other thread logs.

@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "service.h"
+#include "zkpipe/log_context.h"
 
 namespace zkpipe::server {
 
@@ -145,11 +146,16 @@ Result<JobBroker::Accepted> JobBroker::submit(pipeline::JobRequest request) {
     return out;
   }
   if (Result<store::QueueCounts> counts = store_.counts(); counts.ok()) {
+    // Jobs that will start before it: those waiting in the store at its priority or a more
+    // urgent one (itself not counted), and those claimed here not started yet. Running jobs
+    // have started already.
     uint32_t ahead = 0;
     for (const auto& [priority, n] : counts->queued) {
       if (priority <= job.priority) ahead += n;
     }
-    out.queue_position = (ahead > 0 ? ahead - 1 : 0) + static_cast<uint32_t>(in_flight());
+    const auto at_most = pipeline::priority_from_int(job.priority);
+    out.queue_position = (ahead > 0 ? ahead - 1 : 0) +
+                         engine_->jobs_waiting(at_most.value_or(pipeline::Priority::kLow));
   }
   {
     std::lock_guard lock(mu_);
@@ -162,6 +168,9 @@ Result<JobBroker::Accepted> JobBroker::submit(pipeline::JobRequest request) {
 // Submits a claimed job to the engine. An engine that cannot take it now (memory, draining)
 // gives it back to the store; one that rejects it fails it.
 Status JobBroker::run_claimed(store::Claimed c, uint32_t* queue_position) {
+  const LogScope scope(c.id, c.request_id, -1, "submit");
+  spdlog::debug("job {}: claimed by {} ({}, priority {}, attempt {}, fence {}, {} byte(s))", c.id,
+                worker_, c.proof_type, c.priority, c.attempt, c.fence, c.input.size());
   pipeline::JobRequest r;
   r.proof_type = c.proof_type;
   r.input = std::move(c.input);
@@ -182,6 +191,7 @@ Status JobBroker::run_claimed(store::Claimed c, uint32_t* queue_position) {
   }
   r.tag = tag;
   r.id = c.id;  // the engine's job id is the store's: logs, traces, status and the API agree
+  r.earlier_attempts = c.attempt > 0 ? c.attempt - 1 : 0;  // tries count across workers
   if (c.attempt > 1 || !r.proved.empty()) {
     spdlog::info("job {}: attempt {} on {}, {} of {} partition(s) already proved", c.id, c.attempt,
                  worker_, r.proved.size(), c.partitions);
@@ -335,16 +345,22 @@ nlohmann::json JobBroker::status_json(bool workers) {
   }
   if (workers) {
     nlohmann::json list = nlohmann::json::array();
-    if (Result<std::vector<store::WorkerInfo>> w = store_.workers(10 * config_.lease_ms); w.ok()) {
+    // Every worker the store still remembers (store.retain): one without a heartbeat for a
+    // lease is shown as lost (its jobs go back to the queue), not dropped from the view.
+    if (Result<std::vector<store::WorkerInfo>> w = store_.workers(config_.retain_ms); w.ok()) {
       const int64_t now = unix_ms_now();
       for (const store::WorkerInfo& x : *w) {
+        const int64_t ago_ms = now - x.last_seen_unix_ms;
         list.push_back({{"name", x.name},
                         {"host", x.host},
                         {"devices", x.devices},
                         {"hot_circuits", x.hot_circuits},
                         {"running", x.running},
-                        {"last_seen_seconds_ago", (now - x.last_seen_unix_ms) / 1000.0}});
+                        {"state", ago_ms > config_.lease_ms ? "lost" : "live"},
+                        {"last_seen_seconds_ago", static_cast<double>(ago_ms) / 1000.0}});
       }
+    } else {
+      j["workers_error"] = w.status().to_string();
     }
     j["workers"] = list;
   }

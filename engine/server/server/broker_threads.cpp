@@ -9,6 +9,7 @@
 
 #include "broker.h"
 #include "service.h"
+#include "zkpipe/log_context.h"
 #include "zkpipe/retry_policy.h"
 #include "zkpipe/sdk/clock.h"
 
@@ -96,6 +97,7 @@ std::map<uint64_t, uint32_t> JobBroker::claim_some() {
       continue;
     }
     uint32_t position = 0;
+    const LogScope scope(id, c.request_id, -1, "submit");
     if (Status s = run_claimed(std::move(c), &position); !s.ok()) {
       spdlog::info("job {}: not started here: {}", id, s.to_string());
       continue;
@@ -156,7 +158,8 @@ void JobBroker::heartbeat_loop() {
       lock.lock();
       continue;
     }
-    std::vector<std::pair<uint64_t, uint64_t>> stop;  // (store id, engine job)
+    std::vector<std::pair<uint64_t, uint64_t>> stop;     // (store id, engine job)
+    std::vector<std::pair<uint64_t, uint64_t>> abandon;  // the same, of lost leases
     lock.lock();
     for (auto& [tag, c] : claims_) {
       const bool lost =
@@ -170,7 +173,7 @@ void JobBroker::heartbeat_loop() {
             "job {}: this worker's lease was lost (another worker holds it now); "
             "stopping the local work, its result will not be stored",
             c.id);
-        if (c.engine_job != 0) stop.emplace_back(c.id, c.engine_job);
+        if (c.engine_job != 0) abandon.emplace_back(c.id, c.engine_job);
       } else if (cancelled && !c.client_cancel) {
         c.client_cancel = true;
         spdlog::info("job {}: cancelled by a client (seen in the store)", c.id);
@@ -179,6 +182,12 @@ void JobBroker::heartbeat_loop() {
     }
     lock.unlock();
     for (const auto& [id, engine_job] : stop) (void)engine_->cancel(engine_job);
+    for (const auto& [id, engine_job] : abandon) {
+      (void)engine_->abandon(
+          engine_job, aborted(fmt::format("the lease of worker {} on job {} expired (no heartbeat "
+                                          "within store.lease): another worker proves it",
+                                          worker_, id)));
+    }
     lock.lock();
   }
 }
@@ -214,6 +223,7 @@ void JobBroker::committer_loop() {
 // for at most one lease (after that another worker owns the job anyway).
 void JobBroker::commit(const pipeline::JobResult& r, const Claim& c) {
   if (c.lost) return;  // another worker's attempt owns the job: nothing of ours is written
+  const LogScope scope(c.id, r.request_id, -1, "store");
   std::string bytes;
   if (r.state == pipeline::JobState::kDone) {
     v1::ProofResult msg;
@@ -242,6 +252,7 @@ void JobBroker::commit(const pipeline::JobResult& r, const Claim& c) {
       written = store_.release(c.id, c.fence);
     }
     if (written.ok()) {
+      if (*written) spdlog::debug("job {}: its {} stored (fence {})", c.id, what, c.fence);
       if (!*written) {
         spdlog::warn(
             "job {}: its {} was not stored: another worker's attempt owns the job now "

@@ -139,6 +139,15 @@ void fill_status(const nlohmann::json& st, const pipeline::Engine& engine,
   out->set_version(version_name("zkpipe"));
 }
 
+nlohmann::json status_document(const pipeline::Engine& engine, const ServiceState& state,
+                               bool cluster) {
+  nlohmann::json st = engine.status_json();
+  st["draining"] = state.draining.load();
+  st["proof_types"] = engine.proof_types();
+  if (state.broker != nullptr) st["store"] = state.broker->status_json(cluster);
+  return st;
+}
+
 void fill_stored_result(const store::JobRecord& r, v1::ProofResult* out) {
   if (r.state == store::JobState::kDone && !r.result.empty() &&
       out->ParseFromArray(r.result.data(), static_cast<int>(r.result.size()))) {
@@ -208,6 +217,7 @@ void fill_store_status(const nlohmann::json& j, v1::EngineStatus* out) {
       for (const auto& h : w["hot_circuits"]) cw->add_hot_circuits(h.get<std::string>());
       cw->set_running(w.value("running", 0u));
       cw->set_last_seen_seconds_ago(w.value("last_seen_seconds_ago", 0.0));
+      cw->set_state(w.value("state", ""));
     }
   }
 }

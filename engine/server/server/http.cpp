@@ -75,11 +75,7 @@ Status HttpServer::start(const Address& address) {
     res.set_content("ready\n", "text/plain; charset=utf-8");
   });
   h.Get("/status", [this](const httplib::Request&, httplib::Response& res) {
-    nlohmann::json st = engine_.status_json();
-    st["draining"] = state_.draining.load();
-    st["proof_types"] = engine_.proof_types();
-    if (state_.broker != nullptr) st["store"] = state_.broker->status_json(true);
-    res.set_content(st.dump(2) + "\n", "application/json");
+    res.set_content(status_document(engine_, state_, true).dump(2) + "\n", "application/json");
   });
   h.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
     res.set_content(engine_.metrics_text() + state_.metrics_text(), kMetricsType);

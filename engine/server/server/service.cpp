@@ -13,6 +13,7 @@
 #include <chrono>
 
 #include "service.h"
+#include "zkpipe/log_context.h"
 #include "zkpipe/pipeline/memory_model.h"
 #include "zkpipe/sdk/circuit_id.h"
 #include "zkpipe/sdk/clock.h"
@@ -41,6 +42,8 @@ struct Counted {
   const char* method;
   grpc::Status operator()(grpc::Status s) const {
     state.count_call(method, s);
+    spdlog::trace("rpc {}: {}{}{}", method, grpc_code_name(s.error_code()), s.ok() ? "" : ": ",
+                  s.error_message());
     return s;
   }
 };
@@ -195,7 +198,26 @@ grpc::Status ProvingService::resolve(const v1::JobRef& ref, uint64_t* job) const
   }
 }
 
+// Every refused submit is logged with its reason (a client's mistakes show in the daemon's log
+// too); an accepted one at debug (the engine logs its parse at info).
 grpc::Status ProvingService::submit(const v1::SubmitProofRequest& req,
+                                    v1::SubmitProofResponse* out) {
+  const bool id_ok = req.request_id().size() <= kMaxRequestIdBytes && printable(req.request_id());
+  const LogScope scope(0, id_ok ? req.request_id() : std::string(), -1, "submit");
+  const grpc::Status s = accept(req, out);
+  if (!s.ok()) {
+    spdlog::warn("submit refused: {}: {} (proof type '{}', request id '{}', {} byte(s))",
+                 grpc_code_name(s.error_code()), s.error_message(), echo_value(req.proof_type()),
+                 echo_value(req.request_id()), req.request().size());
+  } else {
+    spdlog::debug("job {}: accepted{} (queue position {}, {} partition(s) of {})", out->job_id(),
+                  out->attached() ? " (a request id already known: that job)" : "",
+                  out->queue_position(), out->partitions(), out->circuit_id());
+  }
+  return s;
+}
+
+grpc::Status ProvingService::accept(const v1::SubmitProofRequest& req,
                                     v1::SubmitProofResponse* out) {
   if (req.proof_type().empty()) return invalid("proof_type: empty (a proof-type plugin's name)");
   const std::vector<std::string> types = engine_.proof_types();
@@ -361,8 +383,11 @@ grpc::Status ProvingService::GetStatus(grpc::ServerContext* ctx, const v1::GetSt
                                        v1::EngineStatus* out) {
   const Counted done{state_, "GetStatus"};
   if (grpc::Status a = authorize(ctx); !a.ok()) return done(a);
-  fill_status(engine_.status_json(), engine_, state_, out);
-  fill_store_status(broker_.status_json(req->cluster()), out);
+  // --json prints what HTTP /status serves: the workers too, as there.
+  const nlohmann::json doc = status_document(engine_, state_, req->cluster() || req->json());
+  fill_status(doc, engine_, state_, out);
+  if (doc.contains("store")) fill_store_status(doc["store"], out);
+  if (req->json()) out->set_status_json(doc.dump());
   return done(grpc::Status::OK);
 }
 

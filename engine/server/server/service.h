@@ -72,6 +72,7 @@ class ProvingService final : public v1::ProvingEngine::Service {
  private:
   grpc::Status authorize(grpc::ServerContext* ctx) const;
   grpc::Status submit(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* out);
+  grpc::Status accept(const v1::SubmitProofRequest& req, v1::SubmitProofResponse* out);
   grpc::Status await(grpc::ServerContext* ctx, uint64_t job, bool has_timeout, int64_t timeout_ms,
                      bool with_vk, v1::ProofResult* out);
   grpc::Status resolve(const v1::JobRef& ref, uint64_t* job) const;
@@ -97,6 +98,11 @@ void fill_event(const pipeline::JobEvent& e, v1::JobEvent* out);
 // From Engine::status_json() and the service's own counters.
 void fill_status(const nlohmann::json& status, const pipeline::Engine& engine,
                  const ServiceState& state, v1::EngineStatus* out);
+// The one status document: HTTP /status serves it, GetStatus returns it (status_json, for
+// `zkpipe status --json`) and fills its fields from it. Engine::status_json() with the
+// server's draining flag, the proof types and the store's part (with `cluster`, its workers).
+nlohmann::json status_document(const pipeline::Engine& engine, const ServiceState& state,
+                               bool cluster);
 // A stored job's answer to AwaitProof: the committed result (done) or its state and error.
 void fill_stored_result(const store::JobRecord& r, v1::ProofResult* out);
 // The store's part of the status (JobBroker::status_json).

@@ -55,13 +55,16 @@ struct JobRequest {
   // The job's id (a job store's, so logs, traces and the API name it alike); 0: the engine
   // numbers it. An id of an ended job replaces that job's record; of a running one: UNAVAILABLE.
   uint64_t id = 0;
+  // Attempts at the job before this one (a job store's claims by workers since gone): counted in
+  // the tries that timings and status show, not in this engine's retry limit.
+  uint32_t earlier_attempts = 0;
 };
 
 // Milliseconds per step of one partition (the last attempt's).
 struct PartitionTiming {
   double queue_wait = 0, srs_wait = 0, reserve_wait = 0, synthesis = 0, ready_wait = 0, h2d = 0,
          ntt = 0, msm = 0, prove_start = 0, prove_finish = 0, verify = 0, lock_wait = 0;
-  uint32_t attempts = 0;
+  uint32_t attempts = 0;  // tries, across workers (JobRequest::earlier_attempts + this engine's)
   std::string device;
   uint64_t h2d_bytes = 0;
   std::string h2d_path;  // pageable, pinned or mapped; empty on the CPU
@@ -86,8 +89,10 @@ struct JobResult {
 // What submit_job says of an accepted request.
 struct Submitted {
   uint64_t job = 0;
-  bool attached = false;        // its request id named a job already known: this is that job
-  uint32_t queue_position = 0;  // unfinished jobs ahead of it in the queue order
+  bool attached = false;  // its request id named a job already known: this is that job
+  // Jobs that will start before it: accepted, not started yet, and ahead of it in the queue order
+  // (running ones have started: they are not counted).
+  uint32_t queue_position = 0;
   uint32_t partitions = 0;
   std::string circuit_id;
   // The request's priority and deadline with the proof type's defaults applied.
@@ -187,6 +192,8 @@ class Engine {
   void forget_expired();
   // OK when it takes work: accepting, its proof types loaded, a compute device left.
   Status ready() const;
+  // Jobs accepted and not started yet, of priority `at_most` or a more urgent one.
+  uint32_t jobs_waiting(Priority at_most) const;
   // The proof-type plugins loaded so far.
   std::vector<std::string> proof_types() const;
   // Jobs accepted and not ended.
@@ -199,6 +206,9 @@ class Engine {
   // Cancels at the next partition boundary; waiters hear ABORTED at once. `was_running` (when
   // given) says whether a partition had started.
   Status cancel(uint64_t job, bool* was_running = nullptr);
+  // Stops the job as cancel does, but ends it failed with `reason` (a daemon whose lease on it
+  // was lost: status, panel and metrics count it among the failures, saying why).
+  Status abandon(uint64_t job, const Status& reason);
   // Stops accepting jobs and blocks until every accepted job has ended.
   void drain();
   // Stops accepting jobs (submit says UNAVAILABLE); does not wait. For a signal handler thread.
