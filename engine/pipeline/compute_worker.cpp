@@ -93,18 +93,20 @@ void Engine::Impl::compute_loop(size_t device, size_t worker) {
     StartStats stats;
     const size_t n = job.domain_size;
     auto* a = static_cast<groth16::Fr*>(work->abc.host());
-    Result<groth16::PendingProof> pending =
-        guarded(fmt::format("{}: prove_start scratch (domain {}: about {} for the NTTs)",
-                            part_name(job, key.partition), n, format_bytes(3 * n * kFrBytes)),
-                [&] {
-                  return compute->prove_start(device,
-                                              {work->params->pk,
-                                               {witness_view(*work), a, a + n, a + 2 * n, n},
-                                               work->abc.flags(),
-                                               work->abc.device()},
-                                              stats);
-                });
+    groth16::ProverInput prover{witness_view(*work), a, a + n, a + 2 * n, n};
+    prover.stop = &job.stop;  // the job's end (a cancel) stops it at the next safe point
+    Result<groth16::PendingProof> pending = guarded(
+        fmt::format("{}: prove_start scratch (domain {}: about {} for the NTTs)",
+                    part_name(job, key.partition), n, format_bytes(3 * n * kFrBytes)),
+        [&] {
+          return compute->prove_start(
+              device, {work->params->pk, prover, work->abc.flags(), work->abc.device()}, stats);
+        });
     const int64_t t1 = trace.now_ns();
+    if (!pending.ok() && job.stop.load(std::memory_order_relaxed) != 0) {
+      spdlog::debug("{}: {} after {} ms", part_name(job, key.partition), pending.status().message(),
+                    ms_between(t0, t1));
+    }
     trace.add({track, "prove_start", t0, t1, job.id, job.label(key.partition), true});
     trace.add({device_track, "prove_start", t0, t1, job.id, job.label(key.partition), true});
     if (stats.h2d_bytes > 0) trace.add_bytes("h2d", stats.h2d_bytes);

@@ -119,6 +119,9 @@ struct Job {
             id, position};
   }
   std::atomic<bool> cancelled{false};  // read by budget waits without mu
+  // Set once the job ends (cancelled, failed, abandoned): a running prove_start of one of its
+  // partitions reads it without mu (groth16::ProverInput::stop) and stops at its next safe point.
+  std::atomic<uint32_t> stop{0};
   // Below: guarded by Engine::Impl::mu in prose only (a Job cannot name it in ZKP_GUARDED_BY;
   // the Impl functions that touch them are ZKP_REQUIRES(mu)).
   // Guarded by mu: the deadline looks unreachable from measured times (said once in the log),

@@ -16,6 +16,7 @@ namespace zkpipe::pipeline {
 
 void Engine::Impl::end_job(Job& job, JobState state, Status status, Deferred& later) {
   if (ended(job)) return;
+  job.stop.store(1, std::memory_order_relaxed);
   job.state = state;
   job.status = std::move(status);
   job.ended_ns = trace.now_ns();

@@ -131,6 +131,7 @@ class PluginCompute final : public ComputeBackend {
     abi.a_count = a_scalars.size();
     abi.b_scalars = reinterpret_cast<const zkp_fr*>(b_scalars.data());
     abi.b_count = b_scalars.size();
+    abi.stop = reinterpret_cast<const uint32_t*>(p.stop);
 
     std::vector<char> msg(ZKP_ERROR_CAPACITY, '\0');
     const zkp_error err{msg.data(), msg.size()};

@@ -3,6 +3,8 @@
 // Thread-safety: pure functions; the self-test builds its own circuit and key.
 #include "zkpipe/sdk/compute_glue.h"
 
+#include <atomic>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -88,11 +90,17 @@ Result<std::unique_ptr<Key>> make_key(const zkp_key_view& v) {
   return key;
 }
 
+const std::atomic<uint32_t>* stop_flag(const zkp_prove_input& in) {
+  if (in.struct_size < offsetof(zkp_prove_input, stop) + sizeof in.stop) return nullptr;
+  // The engine's flag is a std::atomic<uint32_t>: the ABI passes its address as a uint32_t.
+  return reinterpret_cast<const std::atomic<uint32_t>*>(in.stop);
+}
+
 Status check_input(const groth16::ProvingKey& pk, const zkp_prove_input& in) {
-  if (in.struct_size < sizeof(zkp_prove_input)) {
+  if (in.struct_size < kProveInputSize12) {
     return invalid_argument("prove_start: zkp_prove_input.struct_size " +
                             std::to_string(in.struct_size) + " < " +
-                            std::to_string(sizeof(zkp_prove_input)));
+                            std::to_string(kProveInputSize12) + " (the 1.2 layout)");
   }
   if (in.abc == nullptr || in.n != pk.domain_size) {
     return invalid_argument("prove_start: a/b/c hold " + std::to_string(in.n) +

@@ -173,7 +173,8 @@ ZKP_PIN(zkp_prove_input, aux, 48);
 ZKP_PIN(zkp_prove_input, a_scalars, 64);
 ZKP_PIN(zkp_prove_input, b_scalars, 80);
 ZKP_PIN(zkp_prove_input, b_count, 88);
-static_assert(sizeof(zkp_prove_input) == 96);
+ZKP_PIN(zkp_prove_input, stop, 96);
+static_assert(sizeof(zkp_prove_input) == 104);
 ZKP_PIN(zkp_prove_result, struct_size, 0);
 ZKP_PIN(zkp_prove_result, h2d_path, 4);
 ZKP_PIN(zkp_prove_result, h, 8);
@@ -211,7 +212,7 @@ static_assert(static_cast<int>(Code::kAlreadyExists) == ZKP_ERR_ALREADY_EXISTS);
 
 TEST_CASE("ABI: version constants are the ones the changelog documents", "[abi]") {
   CHECK(ZKP_ABI_MAJOR == 1);
-  CHECK(ZKP_ABI_MINOR == 5);
+  CHECK(ZKP_ABI_MINOR == 6);
   CHECK(ZKP_ERROR_CAPACITY == 2048);
   CHECK(std::string(ZKP_PLUGIN_SYMBOL_NAME) == "zkp_plugin");
 }

@@ -4,6 +4,7 @@
 // again after the engine's key is gone, and every way of naming a backend that cannot run fails
 // with its reason. The `cuda` plugin on this machine: UNAVAILABLE with the CUDA error, never a
 // crash. Thread-safety: single-threaded Catch2 tests, except the concurrent-calls case.
+#include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -21,6 +22,7 @@
 #include "zkpipe/pipeline/compute.h"
 #include "zkpipe/plugin.h"
 #include "zkpipe/sdk/abi/compute.h"
+#include "zkpipe/sdk/compute_glue.h"
 #include "zkpipe/system.h"
 
 using Catch::Matchers::Contains;
@@ -139,6 +141,38 @@ TEST_CASE("compute plugins: 1.2-sized options and device structs still pair (ABI
   small.workers_per_device = 1;
   CHECK(t->create(&small, &c, err) == ZKP_ERR_INVALID_ARGUMENT);
   CHECK_THAT(std::string(msg.data()), Contains("zkp_compute_options.struct_size 16"));
+}
+
+TEST_CASE("compute plugins: a set stop flag stops prove_start with ABORTED (ABI 1.6)",
+          "[compute][abi]") {
+  auto backend = open("cpu");
+  REQUIRE(backend.ok());
+  const Circuit c = make_circuit(40, 61);
+  std::vector<Fr> abc = abc_of(c);
+  const size_t n = c.pk->domain_size;
+  std::atomic<uint32_t> stop{1};
+  groth16::ProverInput in{{c.inputs, c.aux}, abc.data(), abc.data() + n, abc.data() + 2 * n, n};
+  in.stop = &stop;
+  pipeline::StartStats stats;
+  // Through the engine's side of the ABI, the plugin's glue and the prover.
+  auto stopped = (*backend)->prove_start(0, {*c.pk, in}, stats);
+  CHECK(stopped.status().code() == Code::kAborted);
+  CHECK_THAT(stopped.status().message(), Contains("cpu0: prove_start"));
+  CHECK_THAT(stopped.status().message(), Contains("stopped before the NTTs"));
+  stop.store(0);
+  auto proof = (*backend)->prove_start(0, {*c.pk, in}, stats);
+  INFO(proof.status().to_string());
+  CHECK(proof.ok());
+  // An engine before 1.6 passes a 96-byte input: `stop` lies past it and is never read.
+  zkp_prove_input old{};
+  old.struct_size = compute_plugin::kProveInputSize12;
+  old.stop = reinterpret_cast<const uint32_t*>(&stop);
+  CHECK(compute_plugin::stop_flag(old) == nullptr);
+  old.struct_size = sizeof old;
+  CHECK(compute_plugin::stop_flag(old) == &stop);
+  old.struct_size = compute_plugin::kProveInputSize12 - 8;
+  CHECK_THAT(compute_plugin::check_input(*c.pk, old).message(),
+             Contains("zkp_prove_input.struct_size 88 < 96 (the 1.2 layout)"));
 }
 
 TEST_CASE("compute plugins: cpu proofs equal the reference prover's bit for bit", "[compute]") {

@@ -4,6 +4,7 @@
 // counts given the same randomness; batch verification.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <vector>
 
 #include "zkpipe/crypto/curves.h"
@@ -129,6 +130,32 @@ TEST_CASE("Groth16: the proof is bit-identical across thread counts and the spli
   const Proof p3 = make_proof(b, {Fr::from_u64(1), Fr::from_u64(2)});
   CHECK_FALSE(p3 == p1);
   CHECK(verifies(PreparedVerifyingKey(b.pk.vk), p3, public_inputs(b)));
+}
+
+TEST_CASE("Groth16: a set stop flag makes prove_start ABORTED, a clear one changes nothing",
+          "[groth16]") {
+  const Built b = build({"mimc", 40, 3});
+  const size_t n = b.pk.domain_size;
+  std::vector<Fr> a(n), bb(n), c(n);
+  const WitnessView w{b.inputs, b.aux};
+  REQUIRE(evaluate_abc(b.r1cs, w, a.data(), bb.data(), c.data(), n).ok());
+  std::atomic<uint32_t> stop{0};
+  ProverInput in{w, a.data(), bb.data(), c.data(), n};
+  in.stop = &stop;
+  stop.store(1);
+  Result<PendingProof> stopped = prove_start(b.pk, in);
+  CHECK(stopped.status().code() == Code::kAborted);
+  CHECK(stopped.status().message() == "prove_start stopped before the NTTs: its job was cancelled");
+  CHECK(check_stop(in, "the L MSM").message() ==
+        "prove_start stopped before the L MSM: its job was cancelled");
+  stop.store(0);  // nothing ran: a/b/c are as evaluate_abc left them
+  CHECK(check_stop(in, "the L MSM").ok());
+  Result<PendingProof> pending = prove_start(b.pk, in);
+  REQUIRE(pending.ok());
+  const ProverRandomness rand{Fr::from_u64(5), Fr::from_u64(6)};
+  auto proof = prove_finish(std::move(pending).value(), rand);
+  REQUIRE(proof.ok());
+  CHECK(*proof == make_proof(b, rand));
 }
 
 TEST_CASE("Groth16: witness mode fills caller buffers with the recorded assignment", "[groth16]") {

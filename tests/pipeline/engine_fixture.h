@@ -75,6 +75,16 @@ inline void require_verified(const pipeline::JobResult& r) {
   }
 }
 
+// The `cpu` compute plugin of the build (through the compute ABI), one thread per call.
+inline std::unique_ptr<pipeline::ComputeBackend> open_cpu_compute() {
+  PluginRegistry registry({ZKPIPE_TEST_PLUGIN_DIR});
+  ComputeConfig config;
+  config.threads = 1;
+  auto backend = pipeline::open_compute_backend(config, registry, 0);
+  REQUIRE(backend.ok());
+  return std::move(*backend);
+}
+
 // Wraps a backend: the fail_start-th prove_start fails, the corrupt_finish-th prove_finish
 // returns a proof with C replaced by A (a well-formed proof that does not verify); 0 = never.
 class FaultyCompute final : public pipeline::ComputeBackend {
@@ -82,7 +92,7 @@ class FaultyCompute final : public pipeline::ComputeBackend {
   // The fail_start-th prove_start fails; the corrupt_finish-th proof is corrupted; from the
   // quarantine_start-th prove_start on, the device is quarantined (that call fails too).
   FaultyCompute(int fail_start, int corrupt_finish, int quarantine_start = 0)
-      : inner_(open_cpu()),
+      : inner_(open_cpu_compute()),
         fail_start_(fail_start),
         corrupt_finish_(corrupt_finish),
         quarantine_start_(quarantine_start) {}
@@ -113,16 +123,6 @@ class FaultyCompute final : public pipeline::ComputeBackend {
   }
 
  private:
-  // The `cpu` compute plugin of the build, one thread per call.
-  static std::unique_ptr<pipeline::ComputeBackend> open_cpu() {
-    PluginRegistry registry({ZKPIPE_TEST_PLUGIN_DIR});
-    ComputeConfig config;
-    config.threads = 1;
-    auto backend = pipeline::open_compute_backend(config, registry, 0);
-    REQUIRE(backend.ok());
-    return std::move(*backend);
-  }
-
   std::unique_ptr<pipeline::ComputeBackend> inner_;
   int fail_start_, corrupt_finish_, quarantine_start_;
   std::atomic<int> starts_{0}, finishes_{0};

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <thread>
 
 #include "engine_fixture.h"
@@ -36,6 +37,48 @@ void require_no_leak(const pipeline::Engine& engine) {
   const auto s = engine.status_json();
   CHECK(s["budget"]["reserved_bytes"] == s["params"]["hot_bytes"]);
 }
+
+// The cpu plugin whose first prove_start holds, once entered, until the engine sets its stop flag
+// (at most 60 s), and then runs for real: the plugin must see the flag through the compute ABI
+// and stop before its first NTT. Later calls run at once.
+class StallingCompute final : public pipeline::ComputeBackend {
+ public:
+  std::string name() const override { return "stalling-cpu"; }
+  size_t device_count() const override { return 1; }
+  std::string device_name(size_t d) const override { return inner_->device_name(d); }
+  Result<groth16::PendingProof> prove_start(size_t d, const pipeline::StartInput& input,
+                                            pipeline::StartStats& stats) override {
+    if (!first_.exchange(false)) return inner_->prove_start(d, input, stats);
+    entered_.store(true);
+    const std::atomic<uint32_t>* stop = input.prover.stop;
+    for (int i = 0; i < 60000 && (stop == nullptr || stop->load() == 0); ++i) {
+      std::this_thread::sleep_for(1ms);
+    }
+    Result<groth16::PendingProof> r = inner_->prove_start(d, input, stats);
+    const std::lock_guard lock(mu_);
+    first_status_ = r.status();
+    return r;
+  }
+  Result<groth16::Proof> prove_finish(groth16::PendingProof&& pending,
+                                      const groth16::ProverRandomness& r) override {
+    return inner_->prove_finish(std::move(pending), r);
+  }
+  // Until the first prove_start has begun (at most 60 s).
+  bool wait_entered() const {
+    for (int i = 0; i < 6000 && !entered_.load(); ++i) std::this_thread::sleep_for(10ms);
+    return entered_.load();
+  }
+  Status first_status() const {
+    const std::lock_guard lock(mu_);
+    return first_status_;
+  }
+
+ private:
+  std::unique_ptr<pipeline::ComputeBackend> inner_ = open_cpu_compute();
+  std::atomic<bool> first_{true}, entered_{false};
+  mutable std::mutex mu_;
+  Status first_status_ = internal_error("the first prove_start has not returned");
+};
 
 TEST_CASE("Engine faults: a failed allocation fails the job, or is retried", "[pipeline]") {
   SECTION("no retries: the job fails with the backend's message and frees everything") {
@@ -204,6 +247,25 @@ TEST_CASE("Engine faults: cancellation tells waiters at once and frees everythin
     }
     REQUIRE(engine->cancel(id).ok());
     CHECK(wait_for(*engine, id).state == JobState::kCancelled);
+    require_no_leak(*engine);
+  }
+  SECTION("inside prove_start: the partition stops at its next safe point, the next job goes on") {
+    pipeline::EngineOptions options;
+    auto stalling = std::make_unique<StallingCompute>();
+    StallingCompute& compute = *stalling;
+    options.compute = std::move(stalling);
+    auto engine = make_engine(test_config(), std::move(options));
+    const uint64_t first = *engine->submit(mimc_request(32, 1, 1));
+    const uint64_t next = *engine->submit(mimc_request(32, 1, 2));
+    REQUIRE(compute.wait_entered());
+    REQUIRE(engine->cancel(first).ok());
+    CHECK(wait_for(*engine, first).state == JobState::kCancelled);
+    // The one compute worker is free again only once the stalled call returned: `next` proves.
+    require_verified(wait_for(*engine, next));
+    const Status stopped = compute.first_status();
+    CHECK(stopped.code() == Code::kAborted);
+    CHECK(stopped.message().find("stopped before the NTTs: its job was cancelled") !=
+          std::string::npos);
     require_no_leak(*engine);
   }
 }

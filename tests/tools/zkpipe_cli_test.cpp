@@ -178,7 +178,7 @@ namespace {
 // `zkpipe prove` of a request that takes seconds, signalled `signals` times one second in.
 zkpipe::test::ToolRun prove_and_signal(const TempDir& dir, int signals, const std::string& out) {
   const std::string config = config_in(dir);
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(ZKPIPE_ASAN_BUILD)
   // The sanitizer build's field code runs at -O0: a tenth of the rounds still takes seconds.
   constexpr int kRounds = 2000;
 #else

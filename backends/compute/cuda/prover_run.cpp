@@ -67,6 +67,7 @@ Result<groth16::PendingProof> DeviceProver::run(Lane& lane, const groth16::Provi
                                                 const groth16::ProverInput& in,
                                                 GpuStartStats& stats) {
   const std::string dev = label();
+  ZKP_RETURN_IF_ERROR(groth16::check_stop(in, "the copies"));
   const size_t n = in.n;
   const unsigned log_n = static_cast<unsigned>(std::countr_zero(n));
   const uint64_t vec_bytes = n * sizeof(Fr);
@@ -158,7 +159,15 @@ Result<groth16::PendingProof> DeviceProver::run(Lane& lane, const groth16::Provi
         "(check_satisfied names the first failing one)");
   }
 
-  // 5. The G1 MSMs, each after its scalars arrived.
+  // 5. The G1 MSMs, each after its scalars arrived; a cancelled job's partition stops between
+  //    them, once the copies in flight (they read the caller's buffers) have finished.
+  auto stop_point = [&](const char* where) -> Status {
+    Status stop = groth16::check_stop(in, where);
+    if (stop.ok()) return stop;
+    for (unsigned v = 0; v < kCopyStreams; ++v) ZKP_CUDA_OK(cudaStreamSynchronize(lane.copy[v]));
+    ZKP_CUDA_OK(cudaStreamSynchronize(lane.compute));
+    return stop;
+  };
   uint64_t streamed = 0;
   const G1Affine* res[4] = {nullptr, nullptr, nullptr, nullptr};
   if (bases) {
@@ -180,21 +189,25 @@ Result<groth16::PendingProof> DeviceProver::run(Lane& lane, const groth16::Provi
                               "compute.workers_per_device)",
                               device, r.status().message(), format_bytes(options_.budget_bytes)));
   };
+  ZKP_RETURN_IF_ERROR(stop_point("the H MSM"));
   uint64_t t0 = now_ns();
   ZKP_ASSIGN_OR_RETURN(p.h,
                        budgeted_msm(res[0], pk.h_query, d_abc, pk.h_query.size(), streamed, dev));
   uint64_t t1 = now_ns();
   p.timings.h_msm_ns = t1 - t0;
+  ZKP_RETURN_IF_ERROR(stop_point("the L MSM"));
   ZKP_CUDA_OK(cudaStreamWaitEvent(lane.compute, lane.scalars[0], 0));
   ZKP_ASSIGN_OR_RETURN(
       p.l, budgeted_msm(res[1], pk.l_query, lane.aux.as<Fr>(), pk.l_query.size(), streamed, dev));
   t0 = now_ns();
   p.timings.l_msm_ns = t0 - t1;
+  ZKP_RETURN_IF_ERROR(stop_point("the A MSM"));
   ZKP_CUDA_OK(cudaStreamWaitEvent(lane.compute, lane.scalars[1], 0));
   ZKP_ASSIGN_OR_RETURN(
       p.a, budgeted_msm(res[2], pk.a_query, lane.a_scalars.as<Fr>(), a_count, streamed, dev));
   t1 = now_ns();
   p.timings.a_msm_ns = t1 - t0;
+  ZKP_RETURN_IF_ERROR(stop_point("the B MSM"));
   ZKP_CUDA_OK(cudaStreamWaitEvent(lane.compute, lane.scalars[2], 0));
   ZKP_ASSIGN_OR_RETURN(
       p.b_g1, budgeted_msm(res[3], pk.b_g1_query, lane.b_scalars.as<Fr>(), b_count, streamed, dev));

@@ -38,8 +38,11 @@ Status quotient(const ProverInput& in, unsigned threads) {
   const size_t n = in.n;
   const Fr n_inv = Fr::from_u64(n).inverse();
   ZKP_RETURN_IF_ERROR(to_coset(in.a, n, n_inv, threads));
+  ZKP_RETURN_IF_ERROR(check_stop(in, "the NTTs of b"));
   ZKP_RETURN_IF_ERROR(to_coset(in.b, n, n_inv, threads));
+  ZKP_RETURN_IF_ERROR(check_stop(in, "the NTTs of c"));
   ZKP_RETURN_IF_ERROR(to_coset(in.c, n, n_inv, threads));
+  ZKP_RETURN_IF_ERROR(check_stop(in, "the quotient's inverse NTT"));
   // Z(x) = x^n - 1 is the constant g^n - 1 on the coset.
   const Fr z_inv = (crypto::ntt_coset_shift().pow_u64(n) - Fr::one()).inverse();
   crypto::parallel_for_ranges(n, 1 << 14, threads, [&](size_t begin, size_t end) {
@@ -88,6 +91,13 @@ ProverRandomness ProverRandomness::secure() {
   return {Fr::random_secure(), Fr::random_secure()};
 }
 
+Status check_stop(const ProverInput& input, const char* where) {
+  if (input.stop == nullptr || input.stop->load(std::memory_order_relaxed) == 0) {
+    return ok_status();
+  }
+  return aborted(std::string("prove_start stopped before ") + where + ": its job was cancelled");
+}
+
 Result<PendingProof> prove_start(const ProvingKey& pk, const ProverInput& in,
                                  const ProverOptions& options) {
   if (in.witness.inputs.size() != pk.num_inputs || in.witness.aux.size() != pk.num_aux) {
@@ -103,6 +113,7 @@ Result<PendingProof> prove_start(const ProvingKey& pk, const ProverInput& in,
   const unsigned threads = options.threads;
   PendingProof p;
   p.pk = &pk;
+  ZKP_RETURN_IF_ERROR(check_stop(in, "the NTTs"));
   uint64_t t0 = now_ns();
   ZKP_RETURN_IF_ERROR(quotient(in, threads));
   uint64_t t1 = now_ns();
@@ -112,17 +123,21 @@ Result<PendingProof> prove_start(const ProvingKey& pk, const ProverInput& in,
         "prove: the quotient has degree n - 1: the witness does not satisfy "
         "the constraints (check_satisfied names the first failing one)");
   }
+  ZKP_RETURN_IF_ERROR(check_stop(in, "the H MSM"));
   p.h = msm_or_zero(pk.h_query, in.a, threads);
   t0 = now_ns();
   p.timings.h_msm_ns = t0 - t1;
+  ZKP_RETURN_IF_ERROR(check_stop(in, "the L MSM"));
   p.l = msm_or_zero(pk.l_query, in.witness.aux.data(), threads);
   t1 = now_ns();
   p.timings.l_msm_ns = t1 - t0;
+  ZKP_RETURN_IF_ERROR(check_stop(in, "the A MSM"));
   std::vector<Fr> a_own;
   if (in.a_scalars == nullptr) a_own = density_scalars(pk.a_density, in.witness);
   p.a = msm_or_zero(pk.a_query, in.a_scalars != nullptr ? in.a_scalars : a_own.data(), threads);
   t0 = now_ns();
   p.timings.a_msm_ns = t0 - t1;
+  ZKP_RETURN_IF_ERROR(check_stop(in, "the B MSM"));
   if (in.b_scalars == nullptr) p.b_scalars = density_scalars(pk.b_density, in.witness);
   p.b_g1 = msm_or_zero(pk.b_g1_query, in.b_scalars != nullptr ? in.b_scalars : p.b_scalars.data(),
                        threads);

@@ -350,7 +350,7 @@ TEST_CASE("MSM GPU accumulation: a bucket of 2^20 points is split across threads
   // AddressSanitizer 2^16 (the same levels and spans, a sixteenth of the additions: the plain
   // build runs the full size).
   G1 sum;
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(ZKPIPE_ASAN_BUILD)
   const size_t n = size_t{1} << 16;
 #else
   const size_t n = size_t{1} << 20;

@@ -7,7 +7,9 @@
 // Thread-safety: pure functions over a shared, immutable ProvingKey.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "zkpipe/crypto/curves.h"
@@ -38,7 +40,15 @@ struct ProverInput {
   // uses these and leaves PendingProof::b_scalars empty: the caller keeps them for prove_finish.
   const Fr* a_scalars = nullptr;
   const Fr* b_scalars = nullptr;
+  // Optional: set non-zero (by another thread) once nobody wants the proof (its job was
+  // cancelled). prove_start then stops at its next safe point (between the NTT passes and
+  // between the MSMs) with ABORTED; the a/b/c left behind are garbage.
+  const std::atomic<uint32_t>* stop = nullptr;
 };
+
+// ABORTED ("prove_start stopped before <where>: its job was cancelled") once `input.stop` is set;
+// OK otherwise. Backends call it at their safe points.
+Status check_stop(const ProverInput& input, const char* where);
 
 // Where time went, in nanoseconds.
 struct ProverTimings {

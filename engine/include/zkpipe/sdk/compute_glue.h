@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstring>
 #include <memory>
@@ -82,6 +83,13 @@ zkp_g1_affine to_abi(const crypto::G1& p);
 
 // Rebuilds the key (checking every count against the densities) and the input.
 Result<std::unique_ptr<Key>> make_key(const zkp_key_view& view);
+// The smallest zkp_prove_input a plugin accepts: the 1.2 layout (through b_count).
+inline constexpr uint32_t kProveInputSize12 = 96;
+// zkp_prove_input.stop as the prover reads it; nullptr when the input's struct_size (an engine
+// before ABI 1.6) does not cover it, or the engine passed none.
+const std::atomic<uint32_t>* stop_flag(const zkp_prove_input& in);
+static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t) &&
+              std::atomic<uint32_t>::is_always_lock_free);
 Status check_input(const groth16::ProvingKey& pk, const zkp_prove_input& in);
 
 // The exported entry points of a plugin whose Devices come from
@@ -169,6 +177,7 @@ struct ComputeEntries {
       input.n = in->n;
       input.a_scalars = reinterpret_cast<const Fr*>(in->a_scalars);
       input.b_scalars = reinterpret_cast<const Fr*>(in->b_scalars);
+      input.stop = stop_flag(*in);
       // A pending always comes back (wait reports a failure), so the engine has one path.
       auto pending = std::make_unique<Pending>();
       Transfer transfer;

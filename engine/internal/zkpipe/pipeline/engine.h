@@ -203,7 +203,8 @@ class Engine {
   // Blocks until the job ends or `timeout` passes (DEADLINE_EXCEEDED); NOT_FOUND for an unknown
   // job. The result's status says how it ended.
   Result<JobResult> wait(uint64_t job, std::optional<std::chrono::milliseconds> timeout = {});
-  // Cancels at the next partition boundary; waiters hear ABORTED at once. `was_running` (when
+  // Cancels at the next partition boundary (a running prove_start stops at its next safe point:
+  // groth16::ProverInput::stop); waiters hear ABORTED at once. `was_running` (when
   // given) says whether a partition had started.
   Status cancel(uint64_t job, bool* was_running = nullptr);
   // Stops the job as cancel does, but ends it failed with `reason` (a daemon whose lease on it

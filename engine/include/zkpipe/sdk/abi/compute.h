@@ -103,6 +103,11 @@ typedef struct zkp_prove_input {
   uint64_t a_count;
   const zkp_fr* b_scalars; /* the values of the b_density wires, in wire order */
   uint64_t b_count;
+  /* 1.6 (read only when struct_size covers it): a flag the engine sets non-zero, from another
+   * thread, once nobody wants this proof (its job was cancelled); NULL: never. Read it with an
+   * atomic load (C11 atomic_load on an _Atomic uint32_t view, or __atomic_load_n) at safe points
+   * (between kernels, NTT passes, MSMs) and stop with ZKP_ERR_ABORTED when it is set. */
+  const uint32_t* stop;
 } zkp_prove_input;
 
 /* How the a/b/c buffer reached the device. */
