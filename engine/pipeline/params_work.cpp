@@ -53,6 +53,7 @@ void Engine::Impl::params_loop(std::string circuit, std::shared_ptr<Job> job,
   const int64_t t1 = trace.now_ns();
   trace.add({"params-" + circuit, "params", t0, t1, job->id, label, true});
   Deferred later;
+  std::vector<Span> waits;  // each parked partition's wait, drawn as its own "params_wait" span
   {
     MutexLock lock(mu);
     auto node = params_waiting.extract(circuit);
@@ -62,6 +63,10 @@ void Engine::Impl::params_loop(std::string circuit, std::shared_ptr<Job> job,
       Job& j = *it->second;
       const uint32_t p = key.partition;
       j.params_wait_ms[p] += ms_between(j.parked_ns[p], t1);
+      if (t1 - j.parked_ns[p] >= kMinWaitSpanNs) {
+        waits.push_back(
+            {"params-wait-" + circuit, "params_wait", j.parked_ns[p], t1, j.id, j.label(p), false});
+      }
       if (status.ok()) {
         j.parts[p] = PartState::kQueued;
         j.queued_ns[p] = t1;
@@ -75,6 +80,7 @@ void Engine::Impl::params_loop(std::string circuit, std::shared_ptr<Job> job,
     worker_state.erase("params-" + circuit);
     synth_cv.notify_all();
   }
+  for (Span& w : waits) trace.add(std::move(w));
   later.flush();
   // Dropped before the count says this thread is done: the engine may go once it is 0, and a
   // plugin's job must be freed while its plugin is loaded.

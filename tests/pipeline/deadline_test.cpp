@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "engine_fixture.h"
 
@@ -322,6 +323,15 @@ TEST_CASE("Engine: params work runs off the synthesis workers; a CRITICAL job go
   bool drawn = false;
   for (const auto& s : spans_named(*engine, "params")) drawn = drawn || s.job == *a;
   CHECK(drawn);
+  // Each of A's partitions has its own wait drawn (the panel's waterfall shows it as params).
+  std::set<int32_t> waited;
+  for (const auto& s : spans_named(*engine, "params_wait")) {
+    if (s.job != *a) continue;
+    CHECK(s.track == "params-wait-mimc-test-r27");
+    CHECK_FALSE(s.busy);
+    waited.insert(s.partition);
+  }
+  CHECK(waited == std::set<int32_t>{0, 1});
 }
 
 }  // namespace

@@ -384,6 +384,11 @@ def check_data(data, failures):
         if len(j["partitions"]) != 2 or any(not p["spans"] for p in j["partitions"]):
             failures.append("job %s: expected 2 partitions with spans, got %s" %
                             (j["job"], j["partitions"]))
+    # The params are made while the first job waits (a fresh params dir, missing: setup): that
+    # wait is drawn as params time, not as queue wait or synthesis.
+    if not any(s["name"] == "params" for j in done for p in j["partitions"] for s in p["spans"]):
+        failures.append("no partition shows a 'params' span, though the first job waited for its "
+                        "params to be made: %s" % [p["spans"] for j in done for p in j["partitions"]])
     for p in PRIORITIES:
         if data["queues"][p]["jobs"] != 0:
             failures.append("queue %s holds %s jobs after every job finished" %

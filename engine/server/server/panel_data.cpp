@@ -98,14 +98,18 @@ nlohmann::json panel_data(pipeline::Engine& engine, const ServiceState& state, d
   std::map<std::pair<uint64_t, int32_t>, json> by_partition;
   for (const pipeline::Span& s : spans) {
     if (s.job == 0 || s.partition < 0 || s.track.rfind("device-", 0) == 0) continue;
-    if (s.name != "queue_wait" && s.name != "synthesis" && s.name != "prove_start" &&
+    // A partition's wait for its params (made, checked or loaded by the params thread, or loaded
+    // by its synthesis worker) is params time, not queue wait or synthesis: drawn as "params".
+    const bool params = s.name == "params_wait" || s.name == "srs_wait";
+    if (!params && s.name != "queue_wait" && s.name != "synthesis" && s.name != "prove_start" &&
         s.name != "prove_finish") {
       continue;
     }
     json& list = by_partition[{s.job, s.partition}];
     if (list.is_null()) list = json::array();
-    list.push_back(
-        {{"name", s.name}, {"start_s", seconds(s.start_ns)}, {"end_s", seconds(s.end_ns)}});
+    list.push_back({{"name", params ? "params" : s.name},
+                    {"start_s", seconds(s.start_ns)},
+                    {"end_s", seconds(s.end_ns)}});
   }
   json jobs = json::array();
   json failures = json::array();
