@@ -18,6 +18,7 @@ struct Kind {
 constexpr Kind kKinds[] = {
     {"porep-", "stacked-proof-of-replication-merkletree-poseidon_hasher-"},
     {"snapdeals-", "empty-sector-update-merkletree-poseidon_hasher-"},
+    {"snapdeals-poseidon-", "empty-sector-update-poseidon-merkletree-poseidon_hasher-"},
     {"window-post-", "proof-of-spacetime-fallback-merkletree-poseidon_hasher-"},
     {"winning-post-", "proof-of-spacetime-fallback-merkletree-poseidon_hasher-"},
 };
@@ -50,8 +51,8 @@ Result<ParamFile> circuit_param_file(std::string_view circuit_id,
   }
   const std::string_view rest = circuit_id.substr(kPrefix.size());
   const Kind* kind = nullptr;
-  for (const Kind& k : kKinds) {
-    if (starts_with(rest, k.id)) kind = &k;
+  for (const Kind& k : kKinds) {  // the longest matching kind ("snapdeals-poseidon-")
+    if (starts_with(rest, k.id) && (kind == nullptr || k.id.size() > kind->id.size())) kind = &k;
   }
   const SectorSizeName* size = nullptr;
   if (kind != nullptr) {
@@ -61,11 +62,15 @@ Result<ParamFile> circuit_param_file(std::string_view circuit_id,
   }
   if (size == nullptr) {
     return not_found(std::string(circuit_id) +
-                     " is not a Filecoin circuit id (filecoin-{porep,snapdeals,window-post,"
-                     "winning-post}-{2KiB,8MiB,512MiB,32GiB,64GiB})");
+                     " is not a Filecoin circuit id (filecoin-{porep,snapdeals,snapdeals-poseidon,"
+                     "window-post,winning-post}-{2KiB,8MiB,512MiB,32GiB,64GiB})");
   }
-  std::string hash;  // PoSt: the identifier's hash; PoRep and SnapDeals: the size's one file
-  if (kind->id == "window-post-" || kind->id == "winning-post-") {
+  std::string identifier;  // PoSt and SnapDeals: the file's hash is its SHA-256; PoRep: one file
+  if (kind->id == "snapdeals-" || kind->id == "snapdeals-poseidon-") {
+    identifier =
+        "empty_sector_update::PublicParams{ sector_nodes: " + std::to_string(size->bytes / 32) +
+        " }";
+  } else if (kind->id == "window-post-" || kind->id == "winning-post-") {
     const bool winning = kind->id == "winning-post-";
     ZKP_ASSIGN_OR_RETURN(
         PostConfig c, registered_post(std::string("StackedDrg") + (winning ? "Winning" : "Window") +
@@ -73,13 +78,15 @@ Result<ParamFile> circuit_param_file(std::string_view circuit_id,
     // rust-fil-proofs' PoSt setup: Winning proves 66 sectors of one challenge each.
     const uint64_t challenges = winning ? 1 : c.challenges;
     const uint64_t sectors = winning ? c.challenges : c.sector_count;
-    const std::string identifier =
-        "FallbackPoSt::PublicParams{sector_size: " + std::to_string(size->bytes) +
-        ", challenge_count: " + std::to_string(challenges) +
-        ", sector_count: " + std::to_string(sectors) + "}";
-    hash = to_hex(
-        sha256(std::span(reinterpret_cast<const uint8_t*>(identifier.data()), identifier.size())));
+    identifier = "FallbackPoSt::PublicParams{sector_size: " + std::to_string(size->bytes) +
+                 ", challenge_count: " + std::to_string(challenges) +
+                 ", sector_count: " + std::to_string(sectors) + "}";
   }
+  const std::string hash =
+      identifier.empty()
+          ? std::string()
+          : to_hex(sha256(
+                std::span(reinterpret_cast<const uint8_t*>(identifier.data()), identifier.size())));
   const ParamFile* found = nullptr;
   size_t matches = 0;
   for (const ParamFile& f : manifest) {
@@ -89,6 +96,17 @@ Result<ParamFile> circuit_param_file(std::string_view circuit_id,
     if (!hash.empty() && !name.ends_with("-" + hash + ".params")) continue;
     found = &f;
     ++matches;
+  }
+  if (matches == 0 && kind->id == "snapdeals-poseidon-") {
+    // Filecoin publishes this circuit's files for 32GiB and 64GiB only: the name rust-fil-proofs
+    // would give the others (development files only: no digest to check a copy against)
+    ZKP_ASSIGN_OR_RETURN(SectorShape shape, sector_shape(size->bytes));
+    ParamFile f;
+    f.name = std::string(kVersion) + std::string(kind->prefix) + std::to_string(shape.base_arity) +
+             "-" + std::to_string(shape.sub_arity) + "-" + std::to_string(shape.top_arity) + "-" +
+             hash + ".params";
+    f.sector_size = size->bytes;
+    return f;
   }
   if (matches != 1) {
     return internal_error("parameters.json has " + std::to_string(matches) +

@@ -205,6 +205,12 @@ Result<UpdateDescription> parse_update_description(std::string_view text, const 
   Result<uint64_t> size = registered_update(j.at("registered_proof").get<std::string>());
   if (!size.ok()) return in(size.status().with_context("registered_proof"));
   d.sector_size = *size;
+  if (j.contains("variant")) {
+    const json& v = j.at("variant");
+    if (!v.is_string() || (v.get<std::string>() != "sha256" && v.get<std::string>() != "poseidon"))
+      return in(invalid_argument("variant: \"sha256\" (the default) or \"poseidon\""));
+    d.poseidon = v.get<std::string>() == "poseidon";
+  }
   struct Field {
     const char* name;
     Bytes32* out;

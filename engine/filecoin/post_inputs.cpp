@@ -172,7 +172,7 @@ Result<std::vector<std::vector<Fr>>> update_public_inputs(const UpdateDescriptio
   ZKP_ASSIGN_OR_RETURN(Fr old_r, commitment(d.comm_r_old, "comm_r_old"));
   ZKP_ASSIGN_OR_RETURN(Fr new_d, commitment(d.comm_d_new, "comm_d_new"));
   ZKP_ASSIGN_OR_RETURN(Fr new_r, commitment(d.comm_r_new, "comm_r_new"));
-  const uint32_t partitions = update_partitions(nodes);
+  const uint32_t partitions = d.poseidon ? 1 : update_partitions(nodes);
   const uint64_t h_select = nodes <= (1u << 10) ? 1 : 8;  // hs[3] = 1, or 10 of [7..12]
   const int partition_bits = std::countr_zero(partitions);
   std::vector<std::vector<Fr>> all;

@@ -109,6 +109,13 @@ Result<ParamsOrigin> check_filecoin_params(const FilecoinParams& f) {
   ParamsOrigin origin = ParamsOrigin::kFilecoin;
   if (digest != f.file.digest) {
     const std::string labeled = labeled_digest(f.development);
+    if (f.file.digest.empty() && labeled != digest) {
+      return failed_precondition(fmt::format(
+          "{}: Filecoin publishes no parameters for {} (parameters.json has no such file), and "
+          "this is not the development file its label names: remove it (with params.missing: "
+          "setup a development file is made)",
+          f.params, f.file.name));
+    }
     if (labeled.empty() || labeled != digest) {
       return failed_precondition(fmt::format(
           "{}: its digest is {}, parameters.json says {} for {}{}: a corrupt or partial copy "

@@ -33,6 +33,13 @@ Result<std::shared_ptr<HotParams>> ParamsCache::load_filecoin(const std::string&
   ZKP_ASSIGN_OR_RETURN(ParamsLock lock, ParamsLock::acquire(f.lock));
   const bool have_file = fs::exists(f.params, ec);
   const bool can_make = config_.setup_when_missing && record != nullptr;
+  if (!have_file && !can_make && f.file.digest.empty()) {
+    return not_found(fmt::format(
+        "no params for circuit {}: Filecoin publishes none ({} is in no parameters.json); set "
+        "params.missing: setup, or run `zkpipe-tool params new --proof T --preset P --config C`, "
+        "for a development setup, whose proofs no Filecoin node accepts",
+        id, f.file.name));
+  }
   if (!have_file && !can_make) {
     return not_found(fmt::format(
         "no params for circuit {}: {} (Filecoin's {}) does not exist in params.filecoin_dir (fetch "

@@ -24,11 +24,6 @@ Fr gen_randomness(const Fr& a, const Fr& b) {
   return filecoin::poseidon_custom(kGenRandomness, pair);
 }
 
-Num gen_randomness(ConstraintSystem& cs, const Num& a, const Num& b) {
-  const Num pair[2] = {a, b};
-  return poseidon_hash_custom(cs, kGenRandomness, pair);
-}
-
 uint32_t digests_per_partition(const UpdateShape& s) {
   const uint32_t per_digest = kFrCapacity / (s.challenge_bit_len - s.partition_bit_len);
   return (s.challenge_count + per_digest - 1) / per_digest;
@@ -113,7 +108,7 @@ std::vector<std::vector<Boolean>> update_challenge_bits(ConstraintSystem& cs, co
         },
         [](LinearCombination& l) { l += Variable::one(); },
         [&](LinearCombination& l) { l += digest_index.var; });
-    const Num digest = gen_randomness(cs, comm_r_new, digest_index);
+    const Num digest = update_gen_randomness(cs, comm_r_new, digest_index);
     const std::vector<Boolean> bits = num_to_allocated_bits(cs, digest);
     const uint32_t take =
         j == digests - 1 ? s.challenge_count - static_cast<uint32_t>(out.size()) : per_digest;
@@ -125,10 +120,14 @@ std::vector<std::vector<Boolean>> update_challenge_bits(ConstraintSystem& cs, co
   return out;
 }
 
-namespace {
+Num update_gen_randomness(ConstraintSystem& cs, const Num& a, const Num& b) {
+  const Num pair[2] = {a, b};
+  return poseidon_hash_custom(cs, kGenRandomness, pair);
+}
 
-Num challenge_high_bits(ConstraintSystem& cs, const UpdateShape& s, std::span<const Boolean> c_bits,
-                        std::span<const Boolean> h_select_bits) {
+Num update_challenge_high_bits(ConstraintSystem& cs, const UpdateShape& s,
+                               std::span<const Boolean> c_bits,
+                               std::span<const Boolean> h_select_bits) {
   std::vector<Num> c_high_or_zero;
   for (size_t k = 0; k < s.hs.size(); ++k) {
     const Num c_high = pack_bits(cs, c_bits.subspan(c_bits.size() - s.hs[k]));
@@ -152,7 +151,7 @@ Num challenge_high_bits(ConstraintSystem& cs, const UpdateShape& s, std::span<co
 }
 
 // label_r_new: d * rho allocated (AllocatedNum::mul), then r_old + d rho = r_new.
-Num label_r_new(ConstraintSystem& cs, const Num& r_old, const Num& d_new, const Num& rho) {
+Num update_label_r_new(ConstraintSystem& cs, const Num& r_old, const Num& d_new, const Num& rho) {
   const Num product = Num::alloc(cs, d_new.value * rho.value);
   cs.enforce_with([&](LinearCombination& l) { l += d_new.var; },
                   [&](LinearCombination& l) { l += rho.var; },
@@ -167,6 +166,8 @@ Num label_r_new(ConstraintSystem& cs, const Num& r_old, const Num& d_new, const 
       [&](LinearCombination& l) { l += r_new.var; });
   return r_new;
 }
+
+namespace {
 
 uint32_t tree_r_path_levels(const UpdateShape& s) {
   return base_path_length(s.sector_nodes, s.tree_r) + (s.tree_r.sub != 0) + (s.tree_r.top != 0);
@@ -238,6 +239,16 @@ UpdateShape update_shape(uint64_t sector_nodes) {
   }
   throw std::invalid_argument("SnapDeals: sector of " + std::to_string(sector_nodes) +
                               " nodes is not an allowed size");
+}
+
+UpdateShape update_poseidon_shape(uint64_t sector_nodes) {
+  UpdateShape s = update_shape(sector_nodes);
+  s.challenge_count *= s.partition_count;
+  s.partition_count = 1;
+  s.partition_bit_len = 0;
+  s.apex_leaf_count = 0;
+  s.apex_leaf_bit_len = 0;
+  return s;
 }
 
 std::vector<uint32_t> update_challenges(const UpdateShape& s, const Fr& comm_r_new, uint32_t k) {
@@ -318,7 +329,7 @@ void synthesize_update(ConstraintSystem& cs, const UpdateShape& s, const UpdateW
   inputize(cs, comm_d_new);
   const Num comm_r_new = Num::alloc(cs, w.comm_r_new);
   inputize(cs, comm_r_new);
-  const Num phi = gen_randomness(cs, comm_d_new, comm_r_old);
+  const Num phi = update_gen_randomness(cs, comm_d_new, comm_r_old);
 
   const Num comm_c = Num::alloc(cs, w.comm_c);
   const Num root_r_old = Num::alloc(cs, w.root_r_old);
@@ -342,11 +353,11 @@ void synthesize_update(ConstraintSystem& cs, const UpdateShape& s, const UpdateW
     std::vector<Boolean> c_bits = generated[ci];
     c_bits.insert(c_bits.end(), partition_bits.begin(), partition_bits.end());
 
-    const Num c_high = challenge_high_bits(cs, s, c_bits, h_select_bits);
-    const Num rho = gen_randomness(cs, phi, c_high);
+    const Num c_high = update_challenge_high_bits(cs, s, c_bits, h_select_bits);
+    const Num rho = update_gen_randomness(cs, phi, c_high);
     const Num leaf_r_old = Num::alloc(cs, cw.leaf_r_old);
     const Num leaf_d_new = Num::alloc(cs, cw.leaf_d_new);
-    const Num leaf_r_new = label_r_new(cs, leaf_r_old, leaf_d_new, rho);
+    const Num leaf_r_new = update_label_r_new(cs, leaf_r_old, leaf_d_new, rho);
 
     std::vector<std::vector<Num>> path_r_old;
     for (const std::vector<Fr>& level : cw.path_r_old) path_r_old.push_back(alloc_all(cs, level));

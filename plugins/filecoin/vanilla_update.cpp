@@ -59,11 +59,14 @@ Result<std::vector<std::vector<Fr>>> checked_path(const InclusionProof& p, TreeH
 }  // namespace
 
 Result<UpdatePartitionProof> decode_update_proof(std::span<const uint8_t> bytes,
-                                                 const std::string& what) {
+                                                 const std::string& what, bool poseidon) {
   bincode::Reader r(bytes, what);
   UpdatePartitionProof p;
   ZKP_ASSIGN_OR_RETURN(p.comm_c, r.domain("comm_c"));
-  ZKP_ASSIGN_OR_RETURN(uint64_t leaves, r.count("apex_leafs.len"));
+  uint64_t leaves = 0;
+  if (!poseidon) {
+    ZKP_ASSIGN_OR_RETURN(leaves, r.count("apex_leafs.len"));
+  }
   for (uint64_t i = 0; i < leaves; ++i) {
     ZKP_ASSIGN_OR_RETURN(Domain d, r.domain("apex_leafs[" + std::to_string(i) + "]"));
     p.apex_leafs.push_back(d);
@@ -81,11 +84,13 @@ Result<UpdatePartitionProof> decode_update_proof(std::span<const uint8_t> bytes,
   return p;
 }
 
-std::vector<uint8_t> encode_update_proof(const UpdatePartitionProof& p) {
+std::vector<uint8_t> encode_update_proof(const UpdatePartitionProof& p, bool poseidon) {
   std::vector<uint8_t> out;
   bincode::put(out, p.comm_c);
-  bincode::put(out, p.apex_leafs.size(), 8);
-  for (const Domain& d : p.apex_leafs) bincode::put(out, d);
+  if (!poseidon) {
+    bincode::put(out, p.apex_leafs.size(), 8);
+    for (const Domain& d : p.apex_leafs) bincode::put(out, d);
+  }
   bincode::put(out, p.challenges.size(), 8);
   for (const UpdateChallengeProof& c : p.challenges) {
     bincode::put_inclusion_proof(out, c.r_old);
@@ -199,16 +204,76 @@ Result<UpdateWitness> update_witness(const filecoin::UpdateDescription& d,
   return w;
 }
 
+Result<UpdatePoseidonWitness> update_poseidon_witness(const filecoin::UpdateDescription& d,
+                                                      const UpdatePartitionProof& p,
+                                                      const std::string& what) {
+  const uint64_t nodes = d.sector_size / 32;
+  UpdateShape s;
+  try {
+    s = update_poseidon_shape(nodes);
+  } catch (const std::invalid_argument& e) {
+    return invalid_argument(what + ": " + e.what());
+  }
+  if (!p.apex_leafs.empty() || p.challenges.size() != s.challenge_count) {
+    return invalid_argument(what + ": " + std::to_string(p.challenges.size()) +
+                            " challenge proofs; the sector has " +
+                            std::to_string(s.challenge_count));
+  }
+  UpdatePoseidonWitness w;
+  const uint32_t h = s.hs[3];
+  w.h_select = update_k_and_h_select(s, 0, h);
+  w.comm_r_old = fr(d.comm_r_old);
+  w.comm_d_new = fr(d.comm_d_new);
+  w.comm_r_new = fr(d.comm_r_new);
+  w.comm_c = fr(p.comm_c);
+  w.root_r_old = fr(p.challenges[0].r_old.root);
+  w.root_r_new = fr(p.challenges[0].r_new.root);
+  const Fr old_pair[2] = {w.comm_c, w.root_r_old}, new_pair[2] = {w.comm_c, w.root_r_new};
+  if (filecoin::poseidon_merkle(old_pair) != w.comm_r_old) {
+    return invalid_argument(what + ": Poseidon(comm_c, root_r_old) is not comm_r_old");
+  }
+  if (filecoin::poseidon_merkle(new_pair) != w.comm_r_new) {
+    return invalid_argument(what + ": Poseidon(comm_c, root_r_new) is not comm_r_new");
+  }
+  const Fr phi = update_phi(w.comm_d_new, w.comm_r_old);
+  const std::vector<uint32_t> challenges = update_challenges(s, w.comm_r_new, 0);
+  for (size_t i = 0; i < challenges.size(); ++i) {
+    const UpdateChallengeProof& c = p.challenges[i];
+    const uint32_t node = challenges[i];
+    const std::string at =
+        what + " challenge " + std::to_string(i) + " (node " + std::to_string(node) + ")";
+    if (fr(c.r_old.root) != w.root_r_old || fr(c.r_new.root) != w.root_r_new ||
+        fr(c.d_new.root) != w.comm_d_new) {
+      return invalid_argument(at + ": a proof states another root than the sector's");
+    }
+    UpdatePoseidonChallenge cw;
+    cw.leaf_r_old = fr(c.r_old.leaf);
+    cw.leaf_d_new = fr(c.d_new.leaf);
+    cw.leaf_r_new = fr(c.r_new.leaf);
+    ZKP_ASSIGN_OR_RETURN(cw.path_r_old, checked_path(c.r_old, TreeHasher::kPoseidon, s.tree_r,
+                                                     nodes, node, at + " proof_r_old"));
+    ZKP_ASSIGN_OR_RETURN(cw.path_d_new, checked_path(c.d_new, TreeHasher::kPoseidon, s.tree_r,
+                                                     nodes, node, at + " proof_d_new"));
+    ZKP_ASSIGN_OR_RETURN(cw.path_r_new, checked_path(c.r_new, TreeHasher::kPoseidon, s.tree_r,
+                                                     nodes, node, at + " proof_r_new"));
+    if (cw.leaf_r_new != cw.leaf_r_old + cw.leaf_d_new * update_rho(s, phi, h, node)) {
+      return invalid_argument(at + ": label_r_new is not label_r_old + label_d_new * rho");
+    }
+    w.challenges.push_back(std::move(cw));
+  }
+  return w;
+}
+
 Result<UpdateRequest> parse_update_request(std::span<const uint8_t> bytes,
                                            const std::string& what) {
   const json j = json::parse(bytes.begin(), bytes.end(), nullptr, false);
   if (j.is_discarded() || !j.is_object()) return invalid_argument(what + ": not a JSON object");
   for (const auto& [key, value] : j.items()) {
-    if (key != "registered_proof" && key != "comm_r_old" && key != "comm_d_new" &&
-        key != "comm_r_new" && key != "vanilla_proofs") {
+    if (key != "registered_proof" && key != "variant" && key != "comm_r_old" &&
+        key != "comm_d_new" && key != "comm_r_new" && key != "vanilla_proofs") {
       return invalid_argument(what + ": unknown key \"" + key +
-                              "\" (known: registered_proof, comm_r_old, comm_d_new, comm_r_new, "
-                              "vanilla_proofs)");
+                              "\" (known: registered_proof, variant, comm_r_old, comm_d_new, "
+                              "comm_r_new, vanilla_proofs)");
     }
   }
   if (!j.contains("vanilla_proofs") || !j["vanilla_proofs"].is_array()) {
@@ -228,11 +293,18 @@ Result<UpdateRequest> parse_update_request(std::span<const uint8_t> bytes,
   for (size_t k = 0; k < r.inputs.size(); ++k) {
     const std::string field = what + ": vanilla_proofs[" + std::to_string(k) + "]";
     ZKP_ASSIGN_OR_RETURN(std::vector<uint8_t> b, text_bytes(j["vanilla_proofs"][k], field, false));
-    ZKP_ASSIGN_OR_RETURN(UpdatePartitionProof p, decode_update_proof(b, field));
-    ZKP_ASSIGN_OR_RETURN(UpdateWitness w,
-                         update_witness(r.description, p, static_cast<uint32_t>(k), what));
+    const bool poseidon = r.description.poseidon;
+    ZKP_ASSIGN_OR_RETURN(UpdatePartitionProof p, decode_update_proof(b, field, poseidon));
+    if (poseidon) {
+      ZKP_ASSIGN_OR_RETURN(UpdatePoseidonWitness w,
+                           update_poseidon_witness(r.description, p, what + " (Poseidon variant)"));
+      r.poseidon_witnesses.push_back(std::move(w));
+    } else {
+      ZKP_ASSIGN_OR_RETURN(UpdateWitness w,
+                           update_witness(r.description, p, static_cast<uint32_t>(k), what));
+      r.witnesses.push_back(std::move(w));
+    }
     r.proofs.push_back(std::move(p));
-    r.witnesses.push_back(std::move(w));
   }
   return r;
 }
@@ -243,13 +315,15 @@ std::string encode_update_request(const UpdateRequest& r) {
             {"comm_d_new", zkpipe::to_hex(r.description.comm_d_new)},
             {"comm_r_new", zkpipe::to_hex(r.description.comm_r_new)},
             {"vanilla_proofs", json::array()}};
+  if (r.description.poseidon) j["variant"] = "poseidon";
   for (const UpdatePartitionProof& p : r.proofs) {
-    j["vanilla_proofs"].push_back(zkpipe::to_hex(encode_update_proof(p)));
+    j["vanilla_proofs"].push_back(zkpipe::to_hex(encode_update_proof(p, r.description.poseidon)));
   }
   return j.dump();
 }
 
-Result<UpdateRequest> sample_update_request(const std::string& registered_proof, uint64_t seed) {
+Result<UpdateRequest> sample_update_request(const std::string& registered_proof, uint64_t seed,
+                                            bool poseidon) {
   ZKP_ASSIGN_OR_RETURN(uint64_t sector_size, filecoin::registered_update(registered_proof));
   if (sector_size > (uint64_t{8} << 20)) {
     return invalid_argument(registered_proof +
@@ -274,7 +348,7 @@ Result<UpdateRequest> sample_update_request(const std::string& registered_proof,
                        filecoin::seal_sector(zeros, shape, porep, rid));
 
   const uint64_t nodes = shape.nodes;
-  const UpdateShape s = update_shape(nodes);
+  const UpdateShape s = poseidon ? update_poseidon_shape(nodes) : update_shape(nodes);
   std::vector<Fr> r_old(nodes), d_new(nodes), r_new(nodes);
   for (uint64_t v = 0; v < nodes; ++v) {
     r_old[v] = fr(sealed.replica[v]);
@@ -284,7 +358,8 @@ Result<UpdateRequest> sample_update_request(const std::string& registered_proof,
     d_new[v] = fr(x);
   }
   const FilecoinTree tree_r_old(r_old, s.tree_r);
-  const FilecoinTree tree_d(d_new, {2, 0, 0}, TreeHasher::kSha256);
+  const FilecoinTree tree_d = poseidon ? FilecoinTree(d_new, s.tree_r)
+                                       : FilecoinTree(d_new, {2, 0, 0}, TreeHasher::kSha256);
   const Fr comm_c = fr(sealed.comm_c);
   const Fr comm_r_old = fr(sealed.comm_r);
   const Fr phi = update_phi(tree_d.root(), comm_r_old);
@@ -300,6 +375,17 @@ Result<UpdateRequest> sample_update_request(const std::string& registered_proof,
   r.description.comm_r_old = sealed.comm_r;
   r.description.comm_d_new = filecoin::domain_from_fr(tree_d.root());
   r.description.comm_r_new = filecoin::domain_from_fr(comm_r_new);
+  r.description.poseidon = poseidon;
+  if (poseidon) {
+    UpdatePartitionProof p;
+    p.comm_c = sealed.comm_c;
+    for (uint32_t node : update_challenges(s, comm_r_new, 0)) {
+      p.challenges.push_back({tree_r_old.open(node), tree_d.open(node), tree_r_new.open(node)});
+    }
+    r.proofs.push_back(std::move(p));
+    const std::string text = encode_update_request(r);
+    return parse_update_request(zkpipe::as_bytes(text), "sample " + registered_proof);
+  }
   // the apex leaves: tree_d's nodes that many levels under the partitions' nodes
   const uint32_t apex_level = s.challenge_bit_len - s.partition_bit_len - s.apex_leaf_bit_len;
   std::vector<Fr> apex_row = d_new;

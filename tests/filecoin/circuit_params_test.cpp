@@ -1,8 +1,9 @@
 // tests/filecoin/circuit_params_test.cpp: each Filecoin circuit id finds exactly one of the
 // parameter files rust-fil-proofs' parameters.json names, PoSt's by the hash of its public
 // parameters' identifier (so the hashes in the manifest's names are recomputed here, not looked
-// up): 20 ids, 20 distinct files, and every .params file of the manifest is claimed but the two
-// of the Poseidon variant of SnapDeals (32GiB and 64GiB), which no proof type proves yet.
+// up): 25 ids, 22 files of the manifest (every .params file it has) and 3 names of the SnapDeals
+// Poseidon variant at sizes Filecoin publishes no file for (2KiB, 8MiB, 512MiB: the name
+// rust-fil-proofs' cache would give them, no digest).
 #include <catch2/catch.hpp>
 
 #include <set>
@@ -16,28 +17,61 @@ namespace {
 
 using Catch::Matchers::Contains;
 
-TEST_CASE("Filecoin params names: every circuit id has exactly one manifest file", "[filecoin]") {
-  std::set<std::string> claimed;
-  for (const char* kind : {"porep", "snapdeals", "window-post", "winning-post"}) {
+TEST_CASE("Filecoin params names: every circuit id has its file, every manifest file its id",
+          "[filecoin]") {
+  std::set<std::string> claimed, unpublished;
+  for (const char* kind :
+       {"porep", "snapdeals", "snapdeals-poseidon", "window-post", "winning-post"}) {
     for (const SectorSizeName& size : kSectorSizes) {
       const std::string id = std::string("filecoin-") + kind + "-" + size.name;
       INFO(id);
       Result<ParamFile> f = circuit_param_file(id);
       REQUIRE(f.ok());
       CHECK(f->sector_size == size.bytes);
-      CHECK(claimed.insert(f->name).second);
       CHECK(circuit_param_name(id) == f->name);
+      if (f->digest.empty()) {
+        CHECK(std::string(kind) == "snapdeals-poseidon");
+        CHECK(unpublished.insert(f->name).second);
+      } else {
+        CHECK(claimed.insert(f->name).second);
+      }
     }
   }
-  CHECK(claimed.size() == 20);
-  std::set<std::string> unclaimed;
+  CHECK(claimed.size() == 22);
+  CHECK(unpublished.size() == 3);
+  size_t manifest_params = 0;
   for (const ParamFile& f : filecoin_parameters()) {
-    if (f.name.ends_with(".params") && !claimed.count(f.name)) unclaimed.insert(f.name);
+    if (!f.name.ends_with(".params")) continue;
+    ++manifest_params;
+    CHECK(claimed.count(f.name) == 1);
   }
-  CHECK(unclaimed.size() == 2);
-  for (const std::string& name : unclaimed) {
-    CHECK_THAT(name, Contains("empty-sector-update-poseidon-merkletree"));
-  }
+  CHECK(manifest_params == 22);
+}
+
+TEST_CASE("Filecoin params names: SnapDeals files are told apart by sector_nodes' hash",
+          "[filecoin]") {
+  // empty_sector_update::PublicParams{ sector_nodes: 2^30 }: both variants' 32GiB files
+  CHECK(circuit_param_name("filecoin-snapdeals-32GiB") ==
+        "v28-empty-sector-update-merkletree-poseidon_hasher-8-8-0-"
+        "3b7f44a9362e3985369454947bc94022e118211e49fd672d52bec1cbfd599d18.params");
+  CHECK(circuit_param_name("filecoin-snapdeals-poseidon-32GiB") ==
+        "v28-empty-sector-update-poseidon-merkletree-poseidon_hasher-8-8-0-"
+        "3b7f44a9362e3985369454947bc94022e118211e49fd672d52bec1cbfd599d18.params");
+  CHECK(circuit_param_name("filecoin-snapdeals-poseidon-64GiB") ==
+        "v28-empty-sector-update-poseidon-merkletree-poseidon_hasher-8-8-2-"
+        "102e1444a7e9a97ebf1e3d6855dcc77e66c011ea66f936d9b2c508f87f2f83a7.params");
+  // 2KiB (sector_nodes 64): the SHA-256 variant's published file and the Poseidon variant's
+  // unpublished name share the hash
+  CHECK(circuit_param_name("filecoin-snapdeals-2KiB") ==
+        "v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-"
+        "fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194.params");
+  const Result<ParamFile> dev = circuit_param_file("filecoin-snapdeals-poseidon-2KiB");
+  REQUIRE(dev.ok());
+  CHECK(dev->name ==
+        "v28-empty-sector-update-poseidon-merkletree-poseidon_hasher-8-0-0-"
+        "fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194.params");
+  CHECK(dev->digest.empty());
+  CHECK_FALSE(circuit_param_file("filecoin-snapdeals-poseidon-4KiB").ok());
 }
 
 TEST_CASE("Filecoin params names: the PoSt files are told apart by their identifier's hash",

@@ -64,6 +64,8 @@ python3 -c 'import json,sys; json.dump(json.load(open(sys.argv[1]))["commit1_out
 # Filecoin SnapDeals requests: a 2KiB sample, and its partition proof as bytes.
 fsnap=$dir/seeds/filecoin_snapdeals
 "$tool" proof-type filecoin_snapdeals sample --preset StackedDrg2KiBV1 --out "$fsnap/request.json" >/dev/null
+"$tool" proof-type filecoin_snapdeals sample --preset StackedDrg2KiBV1-Poseidon \
+  --out "$fsnap/request-poseidon.json" >/dev/null
 python3 -c 'import json,sys; open(sys.argv[2], "wb").write(bytes.fromhex(json.load(open(sys.argv[1]))["vanilla_proofs"][0]))' \
   "$fsnap/request.json" "$fsnap/partition.bin"
 counts=()

@@ -11,10 +11,10 @@ using zkpipe::test::run_tool;
 
 namespace {
 std::string config(const std::string& c) {
-  return std::string(ZKPIPE_SOURCE_DIR) + "/configs/" + c;
+  return std::string(ZKPIPE_SOURCE_DIR).append("/configs/").append(c);
 }
 std::string data(const std::string& c) {
-  return std::string(ZKPIPE_SOURCE_DIR) + "/tests/tools/data/" + c;
+  return std::string(ZKPIPE_SOURCE_DIR).append("/tests/tools/data/").append(c);
 }
 }  // namespace
 

@@ -44,7 +44,8 @@ ToolRun prove(const TempDir& dir, const std::string& config) {
 }
 
 ToolRun validate(const std::string& config) {
-  return run_program(std::string("timeout -k 10 120 ") + ZKPIPE_TEST_TOOL, "validate " + config);
+  return run_program(std::string("timeout -k 10 120 ").append(ZKPIPE_TEST_TOOL),
+                     "validate " + config);
 }
 
 }  // namespace

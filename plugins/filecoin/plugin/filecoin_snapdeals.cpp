@@ -3,6 +3,9 @@
 // generate_empty_sector_update_proof_with_vanilla takes (vanilla_update.h): the registered
 // update proof, comm_r_old, comm_d_new, comm_r_new and one vanilla proof a partition. A preset
 // per registered update proof; samples seal a CC sector (2KiB, 8MiB) here and encode new data.
+// The Poseidon variant of the circuit (src/poseidon/: tree_d a Poseidon tree, one proof of all
+// challenges; Filecoin publishes its files for 32GiB and 64GiB) has the presets
+// <registered proof>-Poseidon and requests with "variant": "poseidon".
 // Commands: `zkpipe-tool proof-type filecoin_snapdeals info|check|sample`.
 #include "update_type.h"
 #include "zkpipe/filecoin/post_inputs.h"
@@ -21,6 +24,11 @@ constexpr zkp_preset kPresets[] = {
     {"StackedDrg512MiBV1", "512 MiB sector, 86 challenges x 16 (no sample here)", 16, 0},
     {"StackedDrg32GiBV1", "32 GiB sector, 86 challenges x 16 (no sample here)", 16, 0},
     {"StackedDrg64GiBV1", "64 GiB sector, 86 challenges x 16 (no sample here)", 16, 0},
+    {"StackedDrg2KiBV1-Poseidon", "Poseidon variant: 2 KiB sector, 10 challenges", 1, 0},
+    {"StackedDrg8MiBV1-Poseidon", "Poseidon variant: 8 MiB sector, 40 challenges", 1, 0},
+    {"StackedDrg512MiBV1-Poseidon", "Poseidon variant: 512 MiB, 1376 challenges (no sample)", 1, 0},
+    {"StackedDrg32GiBV1-Poseidon", "Poseidon variant: 32 GiB, 1376 challenges (no sample)", 1, 0},
+    {"StackedDrg64GiBV1-Poseidon", "Poseidon variant: 64 GiB, 1376 challenges (no sample)", 1, 0},
 };
 
 Result<std::unique_ptr<plugins::ProofJob>> parse(std::span<const uint8_t> bytes,

@@ -7,6 +7,8 @@
 //           public inputs are the derived ones (a whole partition in memory: 1.7M constraints at
 //           2KiB, 81M at 32GiB)
 //   sample  --preset P [--seed N] --out F   a request over a sector updated here (up to 8MiB)
+// A preset is a registered update proof (StackedDrg32GiBV1), or that with -Poseidon for the
+// Poseidon variant of the circuit (StackedDrg32GiBV1-Poseidon).
 // Exit codes: 0 yes, 1 a constraint fails (or an internal failure), 2 bad usage or input.
 // Thread-safety: main thread only.
 #include <fmt/core.h>
@@ -32,15 +34,18 @@ int fail(const std::string& type, const char* cmd, const Status& s) {
 }
 
 int run_info(const std::string& type, const std::string& preset, bool as_json) {
-  Result<uint64_t> size = filecoin::registered_update(preset);
-  if (!size.ok()) return fail(type, "info", size.status());
-  Result<plugins::CircuitCounts> n = update_counts(*size);
+  Result<UpdatePreset> p = update_preset(preset);
+  if (!p.ok()) return fail(type, "info", p.status());
+  Result<plugins::CircuitCounts> n = update_counts(p->sector_size, p->poseidon);
   if (!n.ok()) return fail(type, "info", n.status());
-  const UpdateShape shape = update_shape(*size / 32);
+  const UpdateShape shape =
+      p->poseidon ? update_poseidon_shape(p->sector_size / 32) : update_shape(p->sector_size / 32);
+  const std::string circuit = update_circuit_id(p->sector_size, p->poseidon);
   const json out = {{"preset", preset},
-                    {"circuit_id", update_circuit_id(*size)},
-                    {"filecoin_params", filecoin::circuit_param_name(update_circuit_id(*size))},
-                    {"sector_size", *size},
+                    {"circuit_id", circuit},
+                    {"variant", p->poseidon ? "poseidon" : "sha256"},
+                    {"filecoin_params", filecoin::circuit_param_name(circuit)},
+                    {"sector_size", p->sector_size},
                     {"partitions", shape.partition_count},
                     {"challenges_per_partition", shape.challenge_count},
                     {"constraints", n->constraints},
@@ -52,8 +57,8 @@ int run_info(const std::string& type, const std::string& preset, bool as_json) {
     fmt::print(
         "{}: {} constraints, {} variables, {} public inputs a partition ({}; Filecoin's params: "
         "{})\n",
-        preset, n->constraints, uint64_t{n->inputs} + n->aux, n->inputs - 1,
-        update_circuit_id(*size), filecoin::circuit_param_name(update_circuit_id(*size)));
+        preset, n->constraints, uint64_t{n->inputs} + n->aux, n->inputs - 1, circuit,
+        filecoin::circuit_param_name(circuit));
   }
   return 0;
 }
@@ -63,13 +68,20 @@ int run_check(const std::string& type, const std::string& input, bool synthesize
   if (!text.ok()) return fail(type, "check", text.status());
   Result<UpdateRequest> r = parse_update_request(zkpipe::as_bytes(*text), input);
   if (!r.ok()) return fail(type, "check", r.status());
-  fmt::print("{}: the vanilla proofs of {} partitions check natively\n", input,
-             r->witnesses.size());
+  const bool poseidon = r->description.poseidon;
+  const size_t partitions = r->proofs.size();
+  fmt::print("{}: the vanilla proofs of {} partition{} check natively{}\n", input, partitions,
+             partitions == 1 ? "" : "s", poseidon ? " (the Poseidon variant)" : "");
   if (!synthesize) return 0;
-  const UpdateShape shape = update_shape(r->description.sector_size / 32);
-  for (size_t k = 0; k < r->witnesses.size(); ++k) {
+  const uint64_t nodes = r->description.sector_size / 32;
+  const UpdateShape shape = poseidon ? update_poseidon_shape(nodes) : update_shape(nodes);
+  for (size_t k = 0; k < partitions; ++k) {
     groth16::ConstraintSystem cs = groth16::ConstraintSystem::recorder();
-    synthesize_update(cs, shape, r->witnesses[k]);
+    if (poseidon) {
+      synthesize_update_poseidon(cs, shape, r->poseidon_witnesses[k]);
+    } else {
+      synthesize_update(cs, shape, r->witnesses[k]);
+    }
     const uint64_t constraints = cs.num_constraints();
     groth16::R1cs r1cs = cs.take_r1cs();
     auto [in, aux] = cs.take_witness();
@@ -110,7 +122,8 @@ int run_update_command(std::span<const std::string> args) {
   bool as_json = false, synthesize = false;
   uint64_t seed = 1;
   CLI::App* info = app.add_subcommand("info", "constraint, variable and public-input counts");
-  info->add_option("--preset", preset, "a registered update proof, e.g. StackedDrg32GiBV1")
+  info->add_option("--preset", preset,
+                   "a registered update proof, e.g. StackedDrg32GiBV1 (-Poseidon: that variant)")
       ->required();
   info->add_flag("--json", as_json, "JSON on stdout");
   info->callback(

@@ -14,9 +14,18 @@
 
 namespace zkpipe::filecoin_circuit {
 
-// "filecoin-snapdeals-2KiB": one circuit a sector size.
-std::string update_circuit_id(uint64_t sector_size);
-Result<plugins::CircuitCounts> update_counts(uint64_t sector_size);
+// A preset: a registered update proof ("StackedDrg2KiBV1": the SHA-256 variant, which Lotus
+// proves) or the same with "-Poseidon" (the Poseidon variant). INVALID_ARGUMENT otherwise.
+struct UpdatePreset {
+  std::string registered_proof;
+  uint64_t sector_size = 0;
+  bool poseidon = false;
+};
+Result<UpdatePreset> update_preset(const std::string& name);
+
+// "filecoin-snapdeals-2KiB", "filecoin-snapdeals-poseidon-2KiB": one circuit a variant and size.
+std::string update_circuit_id(uint64_t sector_size, bool poseidon = false);
+Result<plugins::CircuitCounts> update_counts(uint64_t sector_size, bool poseidon = false);
 
 Result<std::unique_ptr<plugins::ProofJob>> parse_update_job(std::span<const uint8_t> bytes,
                                                             const std::string& what);

@@ -5,8 +5,12 @@
 // file v28-<circuit prefix>-<SHA-256 of the public parameters' identifier, hex>.params: PoSt's
 // identifier is "FallbackPoSt::PublicParams{sector_size: S, challenge_count: C, sector_count: N}"
 // (Window: 10 challenges and its sectors per partition; Winning: 1 challenge and 66 sectors), so
-// the two PoSt files of a size are told apart by that hash; PoRep and SnapDeals (the SHA-256
-// variant, "empty-sector-update-merkletree") have one file a size in the manifest.
+// the two PoSt files of a size are told apart by that hash; SnapDeals' identifier is
+// "empty_sector_update::PublicParams{ sector_nodes: N }", the same for its SHA-256 variant
+// (filecoin-snapdeals-<size>, "empty-sector-update-merkletree") and its Poseidon variant
+// (filecoin-snapdeals-poseidon-<size>, "empty-sector-update-poseidon-merkletree", published for
+// 32GiB and 64GiB only: other sizes get the name rust-fil-proofs would give them and no digest,
+// so only a development file can be used); PoRep has one file a size in the manifest.
 // Library zkpipe::filecoin. Thread-safety: pure functions.
 #pragma once
 

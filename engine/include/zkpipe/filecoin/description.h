@@ -32,7 +32,8 @@ Result<PorepDescription> parse_porep_description(std::string_view json_text,
                                                  const std::string& what);
 // A Window or Winning PoSt description (registered_proof, randomness, prover_id, sectors).
 Result<PostDescription> parse_post_description(std::string_view json_text, const std::string& what);
-// A SnapDeals description (registered_proof, comm_r_old, comm_d_new, comm_r_new).
+// A SnapDeals description (registered_proof, comm_r_old, comm_d_new, comm_r_new; "variant":
+// "poseidon" for the Poseidon variant, "sha256" or absent for the one Lotus proves).
 Result<UpdateDescription> parse_update_description(std::string_view json_text,
                                                    const std::string& what);
 

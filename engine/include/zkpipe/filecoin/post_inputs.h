@@ -61,9 +61,12 @@ Result<std::vector<std::vector<Fr>>> post_public_inputs(const PostDescription& d
 // ---- SnapDeals (storage-proofs-update) ---------------------------------------------------------
 // Per partition k: [k | h_select << log2(partitions), comm_r_old, comm_d_new, comm_r_new] with
 // partitions 1 (up to 2^8 nodes), 2 (2^10), 4 (2^19) or 16, h_select 1 (up to 2^10 nodes) or 8.
+// The Poseidon variant (src/poseidon/: tree_d a Poseidon tree, one partition): one vector
+// [h_select, comm_r_old, comm_d_new, comm_r_new].
 struct UpdateDescription {
   uint64_t sector_size = 0;
   Domain comm_r_old{}, comm_d_new{}, comm_r_new{};
+  bool poseidon = false;  // DESC "variant": "poseidon" ("sha256", the default, otherwise)
 };
 
 // filecoin-proofs-api's update proofs StackedDrg2KiBV1 ... StackedDrg64GiBV1 (ids 0..4, V1_1_0):

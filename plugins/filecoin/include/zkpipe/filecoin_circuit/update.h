@@ -9,6 +9,11 @@
 // with openings of c in tree_r_old, tree_r_new (roots bound to comm_r_old / comm_r_new through
 // comm_c) and tree_d_new (through the partition's apex leaves up to comm_d_new).
 // Public inputs: k_and_h_select, comm_r_old, comm_d_new, comm_r_new.
+// The Poseidon variant (storage-proofs-update src/poseidon/circuit.rs, the files
+// empty-sector-update-poseidon-* of parameters.json) proves the same encoding with tree_d a
+// Poseidon tree of tree_r's shape and no partitions: one proof of challenge_count x partitions
+// challenges, all three openings of tree_r's shape, public inputs h_select, comm_r_old,
+// comm_d_new, comm_r_new.
 // Library zkpipe::filecoin_circuit. Thread-safety: pure functions.
 #pragma once
 
@@ -33,6 +38,10 @@ struct UpdateShape {
 // The allowed sizes: 1, 2, 4, 8, 16, 32 KiB (test sizes), 8 and 16 MiB, 512 MiB, 32 and
 // 64 GiB, in 32-byte nodes. Throws std::invalid_argument naming the size otherwise.
 UpdateShape update_shape(uint64_t sector_nodes);
+// PublicParams::from_sector_size_poseidon: one partition (partition_bit_len 0) of
+// challenge_count x partition_count challenges, no apex leaves. update_challenges(s, r, 0) and
+// update_challenge_bits over this shape are then Challenges::new_poseidon and its circuit.
+UpdateShape update_poseidon_shape(uint64_t sector_nodes);
 
 // Challenges::new: partition k's challenges (node indices) for comm_r_new.
 std::vector<uint32_t> update_challenges(const UpdateShape& s, const Fr& comm_r_new, uint32_t k);
@@ -68,6 +77,34 @@ struct UpdateWitness {
 
 // An all-zero witness of the right shape (counting, blank circuits).
 UpdateWitness blank_update(const UpdateShape& s);
+
+// The Poseidon variant's witness: h_select (one bit of hs' six), the commitments, and per
+// challenge the three openings, each of tree_r's shape (siblings per level from the leaf up).
+struct UpdatePoseidonChallenge {
+  Fr leaf_r_old, leaf_d_new, leaf_r_new;
+  std::vector<std::vector<Fr>> path_r_old, path_d_new, path_r_new;
+};
+struct UpdatePoseidonWitness {
+  uint64_t h_select = 0;
+  Fr comm_r_old, comm_d_new, comm_r_new;
+  Fr comm_c, root_r_old, root_r_new;
+  std::vector<UpdatePoseidonChallenge> challenges;  // challenge_count of the Poseidon shape
+};
+UpdatePoseidonWitness blank_update_poseidon(const UpdateShape& s);
+// poseidon::EmptySectorUpdateCircuit::synthesize (s from update_poseidon_shape). Throws
+// std::invalid_argument when the witness does not have the shape's sizes.
+void synthesize_update_poseidon(ConstraintSystem& cs, const UpdateShape& s,
+                                const UpdatePoseidonWitness& w);
+
+// The gadgets both variants share (storage-proofs-update gadgets.rs): get_challenge_high_bits
+// (the selected h's high bits of c, packed) and label_r_new (r_old + d_new * rho, two
+// constraints).
+Num update_challenge_high_bits(ConstraintSystem& cs, const UpdateShape& s,
+                               std::span<const Boolean> c_bits,
+                               std::span<const Boolean> h_select_bits);
+Num update_label_r_new(ConstraintSystem& cs, const Num& r_old, const Num& d_new, const Num& rho);
+// Poseidon_custom1(a, b) in the circuit (neptune's poseidon_hash, HASH_TYPE_GEN_RANDOMNESS).
+Num update_gen_randomness(ConstraintSystem& cs, const Num& a, const Num& b);
 
 // EmptySectorUpdateCircuit::synthesize. Throws std::invalid_argument when the witness does not
 // have the shape's sizes (apex leaves, challenges, path lengths, the shared partition path).
