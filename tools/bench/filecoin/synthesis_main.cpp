@@ -1,9 +1,11 @@
 // zkpipe-bench-filecoin-synthesis: synthesis of one partition of Filecoin's circuits at a sector
-// size (PoRep, SnapDeals, WindowPoSt): a counting run (every witness value computed, nothing
+// size (PoRep, SnapDeals and its Poseidon variant, WindowPoSt): a counting run (every witness value computed, nothing
 // stored), then a witness run into preallocated buffers (what a prover's synthesis makes: the
 // assignment; a/b/c then come from the recorded R1CS), each on one thread with a blank witness
 // (the same work as a real one: the circuit's shape does not depend on the values). Reports
-// seconds, constraints, variables, the witness bytes and the peak RSS. One JSON object on
+// seconds, constraints, variables, the witness bytes, the bytes of the a/b/c evaluations a
+// prover then holds (3 x constraints x 32: computed, not made here) and the peak RSS. One JSON
+// object on
 // stdout; progress on stderr. docs/filecoin.md gives the figures.
 #include <sys/resource.h>
 
@@ -38,8 +40,8 @@ int main(int argc, char** argv) {
   CLI::App app{"zkpipe-bench-filecoin-synthesis: one partition of Filecoin's circuits"};
   std::string circuit = "porep", size = "32GiB";
   bool witness = true;
-  app.add_option("--circuit", circuit, "porep, snapdeals or window-post")
-      ->check(CLI::IsMember({"porep", "snapdeals", "window-post"}));
+  app.add_option("--circuit", circuit, "porep, snapdeals, snapdeals-poseidon or window-post")
+      ->check(CLI::IsMember({"porep", "snapdeals", "snapdeals-poseidon", "window-post"}));
   app.add_option("--size", size, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB");
   app.add_flag("!--no-witness", witness, "count only");
   CLI11_PARSE(app, argc, argv);
@@ -62,6 +64,10 @@ int main(int argc, char** argv) {
     const UpdateShape s = update_shape(shape->nodes);
     const UpdateWitness w = blank_update(s);
     synth = [s, w](groth16::ConstraintSystem& cs) { synthesize_update(cs, s, w); };
+  } else if (circuit == "snapdeals-poseidon") {
+    const UpdateShape s = update_poseidon_shape(shape->nodes);
+    const UpdatePoseidonWitness w = blank_update_poseidon(s);
+    synth = [s, w](groth16::ConstraintSystem& cs) { synthesize_update_poseidon(cs, s, w); };
   } else {
     Result<filecoin::PostConfig> c = filecoin::registered_post("StackedDrgWindow" + size + "V1_2");
     if (!c.ok()) return 2;
@@ -78,6 +84,7 @@ int main(int argc, char** argv) {
   out["constraints"] = counter.num_constraints();
   out["inputs"] = counter.num_inputs();
   out["aux"] = counter.num_aux();
+  out["abc_bytes"] = uint64_t{3} * counter.num_constraints() * sizeof(crypto::Fr);
   if (witness) {
     fmt::print(stderr, "{} {}: witness ({} variables)\n", circuit, size,
                counter.num_inputs() + uint64_t{counter.num_aux()});
