@@ -115,8 +115,36 @@ Result<MemoryPrediction> Engine::Impl::plan(const JobRequest& sample, uint64_t j
   }
   ZKP_RETURN_IF_ERROR(circuit.status());
   const Workload w{*circuit, jobs, info.partitions, request_reservation_bytes(sample.input.size())};
-  return predict_memory(w, shape, budget->total(), current_rss_bytes(), pool->page_locked(),
-                        read_system_info());
+  return predict_memory(w, shape, budget->total(), current_rss_bytes(),
+                        options.plan_page_locked.value_or(pool->page_locked()), read_system_info());
+}
+
+Result<MemoryPrediction> Engine::plan_preset(const std::string& proof_type,
+                                             const std::string& preset, uint64_t jobs) {
+  return guarded("plan", [&] { return impl_->plan_preset(proof_type, preset, jobs); });
+}
+
+Result<MemoryPrediction> Engine::Impl::plan_preset(const std::string& type_name,
+                                                   const std::string& preset, uint64_t jobs) {
+  ZKP_ASSIGN_OR_RETURN(const ProofTypePlugin type, proof_type(type_name));
+  spdlog::info("plan: counting the circuit of {} preset {} (no request needed)", type_name, preset);
+  ZKP_ASSIGN_OR_RETURN(const PresetCircuitInfo c, type.preset_circuit(preset));
+  const JobInfo& info = c.info;
+  Result<CircuitMemory> circuit = params_cache->circuit_memory(info.circuit_id);
+  if (!circuit.ok() && circuit.status().code() == Code::kNotFound) {
+    circuit =
+        circuit_memory_bound(info.circuit_id, info.num_constraints, info.num_inputs, info.num_aux,
+                             r1cs_memory_bound(info.num_constraints, c.terms), shape);
+  }
+  ZKP_RETURN_IF_ERROR(circuit.status());
+  const Workload w{*circuit, jobs, info.partitions, 0};
+  MemoryPrediction p =
+      predict_memory(w, shape, budget->total(), current_rss_bytes(),
+                     options.plan_page_locked.value_or(pool->page_locked()), read_system_info());
+  p.warnings.push_back(
+      "the requests themselves are not counted (planned from the preset, without a request): "
+      "add each one's size (a 32GiB C1 output is tens of MiB)");
+  return p;
 }
 
 namespace {

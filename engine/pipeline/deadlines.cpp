@@ -7,6 +7,7 @@
 #include <fmt/core.h>
 
 #include "engine_impl.h"
+#include "zkpipe/pipeline/measured_times.h"
 #include "zkpipe/proof_type.h"
 #include "zkpipe/sdk/clock.h"
 
@@ -27,6 +28,24 @@ void CircuitTimes::add(const PartitionTiming& t) {
   prove_start = mix(prove_start, t.prove_start, samples);
   prove_finish = mix(prove_finish, t.prove_finish, samples);
   ++samples;
+}
+
+void Engine::Impl::keep_measured_times(const std::string& circuit_id, const CircuitTimes& t) {
+  if (t.samples == 0) return;
+  MeasuredTimes m;
+  m.circuit_id = circuit_id;
+  m.backend = compute->name();
+  for (size_t d = 0; d < compute->device_count(); ++d) {
+    m.devices += (d == 0 ? "" : ", ") + compute->device_name(d);
+  }
+  m.samples = t.samples;
+  m.synthesis_ms = t.synthesis;
+  m.prove_start_ms = t.prove_start;
+  m.prove_finish_ms = t.prove_finish;
+  const std::string path = measured_times_path(config.params.dir, circuit_id);
+  if (const Status s = write_measured_times(path, m); !s.ok()) {
+    spdlog::debug("{} (zkpipe plan will not predict this circuit's time)", s.to_string());
+  }
 }
 
 void Engine::Impl::resolve_schedule(

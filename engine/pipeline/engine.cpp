@@ -83,6 +83,7 @@ Result<std::unique_ptr<Engine>> Engine::create(const Config& config, EngineOptio
     spdlog::info("{}: {}", config.path, impl->plan_text);
   }
   impl->options.check_plan = options.check_plan;
+  impl->options.plan_page_locked = options.plan_page_locked;
   impl->options.retain = options.retain;
   impl->options.trace_window = options.trace_window;
   impl->options.on_partition_proof = std::move(options.on_partition_proof);

@@ -291,6 +291,8 @@ struct Engine::Impl {
   Result<ProofTypeJob> parse(const JobRequest& request, const std::string& what);
   Result<Submitted> check(const JobRequest& request);                      // Engine::check
   Result<MemoryPrediction> plan(const JobRequest& sample, uint64_t jobs);  // Engine::plan
+  Result<MemoryPrediction> plan_preset(const std::string& proof_type, const std::string& preset,
+                                       uint64_t jobs);
   // Engine::submit_job, inside guarded(), in the steps below.
   Result<Submitted> submit(JobRequest request);
   // Takes mu: refused while draining or with no compute; a known request id attaches.
@@ -313,6 +315,9 @@ struct Engine::Impl {
   // Estimates when the job ends from the measured times of the partitions ahead of it and its
   // own; when that is past its deadline, marks it at risk and says so once in `later`.
   void check_deadline(Job& job, Deferred& later) ZKP_REQUIRES(mu);
+  // Keeps a circuit's times in params.dir/<circuit>.times for `zkpipe plan` (a failure is
+  // logged at debug: the times are a convenience). Call without mu.
+  void keep_measured_times(const std::string& circuit_id, const CircuitTimes& t);
 
   // Events, retention, queue places (events.cpp).
   uint32_t queue_position(const Job& job) const ZKP_REQUIRES(mu);

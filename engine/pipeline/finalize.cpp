@@ -72,6 +72,7 @@ void Engine::Impl::finalizer_loop(size_t worker) {
     }
     Deferred later;
     bool complete = false;
+    CircuitTimes measured;  // the circuit's times when this partition completes its job
     lock_timed(lock, &work->timing.lock_wait);
     if (!proof.ok()) {
       fail_partition(*job, key.partition, proof.status().with_context("prove_finish"),
@@ -81,11 +82,13 @@ void Engine::Impl::finalizer_loop(size_t worker) {
       job->timings[key.partition] = work->timing;
       job->parts[key.partition] = PartState::kProved;
       emit(*job, EventKind::kProved, key.partition);
-      circuit_times[job->info.circuit_id].add(work->timing);
+      CircuitTimes& times = circuit_times[job->info.circuit_id];
+      times.add(work->timing);
       ++job->proved;
       ++counters.partitions_proved[job->type_name];
       if (!job->params) job->params = work->params;
       complete = job->proved == job->info.partitions;
+      if (complete) measured = times;
     }
     // Each proved partition updates the estimates of the jobs that have a deadline.
     for (auto& [id, other] : jobs) check_deadline(*other, later);
@@ -93,6 +96,7 @@ void Engine::Impl::finalizer_loop(size_t worker) {
     lock.unlock();
     later.flush();
     if (complete) {
+      keep_measured_times(job->info.circuit_id, measured);
       // Verification and assembly allocate: out of memory there fails the job, not the thread.
       const Status s = guarded(fmt::format("job {}: verification and assembly", job->id), [&] {
         finalize_job(job, track);

@@ -45,6 +45,8 @@ CircuitMemory from_shape(const std::string& id, const groth16::ProverShape& s, u
   const groth16::ProverMemory pm = groth16::prover_memory(s, o);
   CircuitMemory m;
   m.circuit_id = id;
+  m.prover = s;
+  m.num_aux = wires - std::min(wires, ic_points);
   const uint64_t queries = (s.h_points + s.l_points + s.a_points + s.b_points) * sizeof(G1Affine) +
                            s.b_points * sizeof(G2Affine);
   m.params_used = queries;
@@ -87,6 +89,15 @@ uint64_t r1cs_memory_bytes(const groth16::R1cs& r) {
   for (const auto* m : {&r.a, &r.b, &r.c}) {
     total += m->row_begin.size() * sizeof(uint64_t) + m->column.size() * sizeof(uint32_t) +
              m->value.size() * sizeof(Fr);
+  }
+  return total;
+}
+
+uint64_t r1cs_memory_bound(uint64_t num_constraints, const uint64_t (&terms)[3]) {
+  uint64_t total = 0;
+  for (const uint64_t t : terms) {
+    total = sat_add(total, sat_add(sat_mul(num_constraints + 1, sizeof(uint64_t)),
+                                   sat_mul(t, sizeof(uint32_t) + sizeof(Fr))));
   }
   return total;
 }
@@ -137,6 +148,11 @@ MemoryPrediction predict_one(const Workload& w, const PipelineShape& shape, uint
   const CircuitMemory& c = w.circuit;
   MemoryPrediction p;
   p.circuit_id = c.circuit_id;
+  p.prover = c.prover;
+  p.num_aux = c.num_aux;
+  p.synthesis_workers = shape.synthesis_workers;
+  p.compute_workers = shape.compute_workers;
+  p.finalizers = shape.finalizers;
   p.partitions_per_job = w.partitions;
   p.exact = c.exact;
   p.baseline = baseline;

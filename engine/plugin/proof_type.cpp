@@ -2,9 +2,11 @@
 // read only where the descriptor's struct_size covers the ABI 1.2 fields.
 #include "zkpipe/proof_type.h"
 
+#include <cstring>
 #include <exception>
 
 #include "zkpipe/plugin.h"
+#include "zkpipe/sdk/circuit_id.h"
 
 namespace zkpipe {
 namespace {
@@ -67,6 +69,48 @@ Result<int> ProofTypePlugin::run_command(const std::vector<std::string>& args) c
   std::vector<const char*> argv{name_.c_str()};
   for (const std::string& a : args) argv.push_back(a.c_str());
   return static_cast<int>(table_->command(static_cast<int32_t>(argv.size()), argv.data()));
+}
+
+bool ProofTypePlugin::has_preset_circuit() const {
+  return table_->header.struct_size >=
+             offsetof(zkp_proof_type, preset_circuit) + sizeof table_->preset_circuit &&
+         table_->preset_circuit != nullptr;
+}
+
+Result<PresetCircuitInfo> ProofTypePlugin::preset_circuit(const std::string& preset) const {
+  if (!has_preset_circuit()) {
+    return failed_precondition(
+        what() + " cannot describe a preset's circuit without a request (" +
+        (table_->header.struct_size <
+                 offsetof(zkp_proof_type, preset_circuit) + sizeof table_->preset_circuit
+             ? "its plugin predates ABI 1.7"
+             : "its plugin gives no preset_circuit") +
+        "): a sample request is needed");
+  }
+  zkp_preset_circuit c{};
+  c.struct_size = sizeof c;
+  c.info.struct_size = sizeof c.info;
+  char message[ZKP_ERROR_CAPACITY] = "";
+  const std::string where = what() + ": preset_circuit of preset '" + preset + "'";
+  const zkp_status rc = table_->preset_circuit(preset.c_str(), &c, {message, sizeof message});
+  ZKP_RETURN_IF_ERROR(plugin_status(rc, message, where));
+  if (std::memchr(c.info.circuit_id, '\0', sizeof c.info.circuit_id) == nullptr) {
+    return internal_error(where + ": the circuit id is not NUL-terminated");
+  }
+  PresetCircuitInfo out;
+  out.info.circuit_id = c.info.circuit_id;
+  ZKP_RETURN_IF_ERROR(check_circuit_id(out.info.circuit_id, where));
+  if (c.info.partitions == 0 || c.info.num_inputs == 0) {
+    return internal_error(where + ": no partitions or no inputs (the constant one counts)");
+  }
+  out.info.partitions = c.info.partitions;
+  out.info.num_inputs = c.info.num_inputs;
+  out.info.num_aux = c.info.num_aux;
+  out.info.num_constraints = c.info.num_constraints;
+  out.terms[0] = c.terms_a;
+  out.terms[1] = c.terms_b;
+  out.terms[2] = c.terms_c;
+  return out;
 }
 
 std::string ProofTypePlugin::what() const {

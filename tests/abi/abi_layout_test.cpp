@@ -116,7 +116,15 @@ ZKP_PIN(zkp_proof_type, default_priority, 144);  // 1.3
 ZKP_PIN(zkp_proof_type, reserved_1_3, 148);
 ZKP_PIN(zkp_proof_type, default_deadline_ms, 152);
 ZKP_PIN(zkp_proof_type, command, 160);
-static_assert(sizeof(zkp_proof_type) == 168);
+ZKP_PIN(zkp_proof_type, preset_circuit, 168);  // 1.7
+static_assert(sizeof(zkp_proof_type) == 176);
+ZKP_PIN(zkp_preset_circuit, struct_size, 0);  // 1.7
+ZKP_PIN(zkp_preset_circuit, reserved, 4);
+ZKP_PIN(zkp_preset_circuit, info, 8);
+ZKP_PIN(zkp_preset_circuit, terms_a, 128);
+ZKP_PIN(zkp_preset_circuit, terms_b, 136);
+ZKP_PIN(zkp_preset_circuit, terms_c, 144);
+static_assert(sizeof(zkp_preset_circuit) == 152);
 static_assert(ZKP_PRIORITY_NONE == 0 && ZKP_PRIORITY_CRITICAL == 1 && ZKP_PRIORITY_LOW == 4);
 ZKP_PIN(zkp_preset, name, 0);
 ZKP_PIN(zkp_preset, description, 8);
@@ -212,7 +220,7 @@ static_assert(static_cast<int>(Code::kAlreadyExists) == ZKP_ERR_ALREADY_EXISTS);
 
 TEST_CASE("ABI: version constants are the ones the changelog documents", "[abi]") {
   CHECK(ZKP_ABI_MAJOR == 1);
-  CHECK(ZKP_ABI_MINOR == 6);
+  CHECK(ZKP_ABI_MINOR == 7);
   CHECK(ZKP_ERROR_CAPACITY == 2048);
   CHECK(std::string(ZKP_PLUGIN_SYMBOL_NAME) == "zkp_plugin");
 }

@@ -47,6 +47,37 @@ TEST_CASE("R1cs: recording merges duplicate terms and numbers aux wires after th
   CHECK(s.unused_columns == 1);  // y never appears in A
 }
 
+TEST_CASE("R1cs: the shape counter counts terms as written, at least what recording keeps",
+          "[groth16]") {
+  auto shape = ConstraintSystem::shape_counter();
+  auto rec = ConstraintSystem::recorder();
+  for (ConstraintSystem* cs : {&shape, &rec}) {
+    const Variable x = cs->alloc(Fr::from_u64(3));
+    const Variable y = cs->alloc_input(Fr::from_u64(9));
+    LinearCombination a = x;
+    a += x;  // written twice: one term recorded
+    cs->enforce(a, x, y);
+    cs->enforce_with([&](LinearCombination& l) { l += y; },
+                     [](LinearCombination& l) { l += Variable::one(); },
+                     [&](LinearCombination& l) {
+                       l += x;
+                       l += y;
+                     });
+    REQUIRE(cs->finish().ok());
+  }
+  CHECK(shape.num_constraints() == 2);
+  CHECK(shape.num_inputs() == rec.num_inputs());
+  CHECK(shape.num_aux() == rec.num_aux());
+  CHECK(shape.num_terms(0) == 3);  // x + x, y
+  CHECK(shape.num_terms(1) == 2);
+  CHECK(shape.num_terms(2) == 3);
+  CHECK_FALSE(shape.witness_only());  // gadgets build their linear combinations for it
+  const R1cs r = rec.take_r1cs();
+  CHECK(r.a.column.size() == 2);  // x + x merged
+  CHECK(r.a.column.size() <= shape.num_terms(0));
+  CHECK(r.c.column.size() == shape.num_terms(2));
+}
+
 TEST_CASE("R1cs: validate names the matrix and the bad term", "[groth16]") {
   auto cs = ConstraintSystem::recorder();
   REQUIRE(synthesize_example({"cubic", 0, 1}, cs).ok());

@@ -96,6 +96,38 @@ TEST_CASE("zkpipe plan --json: stdout is the JSON alone", "[tools]") {
   }
 }
 
+// Issue 33 #10: plan says the time as well, from the times an engine measured for the circuit.
+TEST_CASE("zkpipe plan: time from the circuit's measured step times", "[tools]") {
+  TempDir dir("zkpipe_plan_time");
+  const std::string config = config_in(dir);
+  const std::string plan = fmt::format(
+      "plan --config {} --proof mimc_jobs --preset small --jobs 4 --json --cache-dir {}", config,
+      (dir.path / "cache").string());
+  auto before = run_program(ZKPIPE_TEST_ZKPIPE, plan, /*stderr_too=*/false);
+  INFO(before.output);
+  REQUIRE(before.exit_code == 0);
+  const auto unknown = nlohmann::json::parse(before.output).at("time");
+  CHECK(unknown.at("known") == false);
+  CHECK_THAT(unknown.at("why").get<std::string>(), Catch::Contains("no measured times"));
+  const auto proved = run_program(
+      ZKPIPE_TEST_ZKPIPE, fmt::format("prove --config {} --proof mimc_jobs --preset small --out {}",
+                                      config, (dir.path / "p.bin").string()));
+  INFO(proved.output);
+  REQUIRE(proved.exit_code == 0);
+  auto after = run_program(ZKPIPE_TEST_ZKPIPE, plan, /*stderr_too=*/false);
+  INFO(after.output);
+  REQUIRE(after.exit_code == 0);
+  const auto j = nlohmann::json::parse(after.output);
+  const auto t = j.at("time");
+  REQUIRE(t.at("known") == true);
+  CHECK(t.at("measured_on") == "cpu: cpu0");
+  CHECK(t.at("samples") == 2);  // the preset's 2 partitions
+  CHECK(t.at("partition_s").get<double>() > 0);
+  // 4 jobs of 2 partitions take longer than the first job alone
+  CHECK(t.at("workload_s").get<double>() > t.at("first_job_s").get<double>());
+  CHECK(j.at("planned_from") == "sample");  // mimc_jobs describes no preset circuits
+}
+
 TEST_CASE("zkpipe prove: bad configs, inputs and proof types are refused with exit 2",
           "[tool][pipeline]") {
   TempDir dir("zkpipe_cli");

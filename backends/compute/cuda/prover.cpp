@@ -6,17 +6,12 @@
 
 #include <fmt/format.h>
 
+#include "device_plan.h"
 #include "prover_lane.h"
 #include "zkpipe/sdk/cuda_check.h"
 #include "zkpipe/sdk/units.h"
 
 namespace zkpipe::cuda_backend {
-
-namespace {
-
-constexpr uint64_t kReserveBytes = 2ull << 30;  // context, kernels' stacks, fragmentation
-
-}  // namespace
 
 Status copy_vector(void* dst, const void* src, uint64_t bytes, uint64_t chunk,
                    cudaStream_t stream) {
@@ -107,7 +102,7 @@ Result<std::shared_ptr<ResidentBases>> DeviceProver::bases_for(const groth16::Pr
     for (const auto& b : bases_) others += b->mem.bytes();
     const uint64_t held = device_bytes_held(info_.index);
     return plannable_bytes(free, held > others ? held - others : 0, others, options_.budget_bytes,
-                           kReserveBytes);
+                           kDeviceReserveBytes);
   };
   bases_.remove_if([](const auto& b) { return b->owner.expired(); });
   for (auto it = bases_.begin(); it != bases_.end(); ++it) {

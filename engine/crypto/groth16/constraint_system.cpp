@@ -27,6 +27,12 @@ ConstraintSystem ConstraintSystem::witness(WitnessBuffers buffers) {
   return cs;
 }
 
+ConstraintSystem ConstraintSystem::shape_counter() {
+  ConstraintSystem cs(Mode::kShape);
+  cs.alloc_input(Fr::one());
+  return cs;
+}
+
 ConstraintSystem ConstraintSystem::counter() {
   ConstraintSystem cs(Mode::kCount);
   cs.alloc_input(Fr::one());
@@ -41,7 +47,7 @@ Variable ConstraintSystem::allocate(Variable::Kind kind, const Fr& value) {
     fail(resource_exhausted(std::string("more than 2^31 ") + name + " variables"));
     return Variable::one();
   }
-  if (mode_ == Mode::kCount) return {kind, count++};
+  if (mode_ == Mode::kCount || mode_ == Mode::kShape) return {kind, count++};
   if (mode_ == Mode::kWitness) {
     std::span<Fr> buffer = input ? buffers_.inputs : buffers_.aux;
     if (count >= buffer.size()) {
@@ -59,7 +65,7 @@ Variable ConstraintSystem::allocate(Variable::Kind kind, const Fr& value) {
 }
 
 Fr ConstraintSystem::value(Variable v) const {
-  if (mode_ == Mode::kCount) return Fr::zero();
+  if (mode_ == Mode::kCount || mode_ == Mode::kShape) return Fr::zero();
   if (v.kind == Variable::Kind::kInput) {
     if (v.index >= num_inputs_) return Fr::zero();
     return mode_ == Mode::kWitness ? buffers_.inputs[v.index] : inputs_[v.index];
@@ -118,18 +124,22 @@ void ConstraintSystem::enforce(const LinearCombination& a, const LinearCombinati
     record_row(r1cs_.b, b);
     record_row(r1cs_.c, c);
     r1cs_.constraint_namespace.push_back(current_namespace());
+  } else if (mode_ == Mode::kShape) {
+    terms_[0] += a.terms().size();
+    terms_[1] += b.terms().size();
+    terms_[2] += c.terms().size();
   }
   ++num_constraints_;
 }
 
 void ConstraintSystem::push_namespace(std::string name) {
-  if (witness_only()) return;
+  if (mode_ != Mode::kRecord) return;
   path_.push_back(std::move(name));
   namespace_id_ = -1;
 }
 
 void ConstraintSystem::pop_namespace() {
-  if (witness_only()) return;
+  if (mode_ != Mode::kRecord) return;
   if (!path_.empty()) path_.pop_back();
   namespace_id_ = -1;
 }

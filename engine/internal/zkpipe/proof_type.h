@@ -104,6 +104,22 @@ inline ProofTypeSchedule proof_type_schedule(const zkp_proof_type* type) {
 }
 
 // A preset of a proof type (zkp_preset), copied out of the plugin's table.
+// What a request's (or a preset's) circuit is.
+struct JobInfo {
+  uint32_t partitions = 0;
+  uint32_t num_inputs = 0;  // with the constant one
+  uint32_t num_aux = 0;
+  uint64_t num_constraints = 0;
+  std::string circuit_id;
+};
+
+// A preset's circuit without a request (ABI 1.7): its info and the terms of A, B and C as the
+// circuit writes them (at least what a recorded R1CS keeps).
+struct PresetCircuitInfo {
+  JobInfo info;
+  uint64_t terms[3] = {0, 0, 0};
+};
+
 struct ProofTypePreset {
   std::string name;
   std::string description;
@@ -132,6 +148,12 @@ class ProofTypePlugin {
   // type has no presets (saying whether its plugin predates ABI 1.2 or declares none); a plugin
   // failure as its code with the plugin's message, naming the plugin.
   Result<std::vector<uint8_t>> sample_request(const std::string& preset, uint64_t seed) const;
+
+  // ABI 1.7: the circuit of `preset` without a request (zkp_proof_type.preset_circuit).
+  // FAILED_PRECONDITION when the type cannot say (its plugin predates ABI 1.7 or gives none: a
+  // sample request is needed); NOT_FOUND for an unknown preset; a plugin failure as its code.
+  Result<PresetCircuitInfo> preset_circuit(const std::string& preset) const;
+  bool has_preset_circuit() const;
 
   ProofTypeSchedule schedule() const { return proof_type_schedule(table_); }
   // Runs the type's own command line (ABI 1.3 `command`; args[0] is the first argument after the

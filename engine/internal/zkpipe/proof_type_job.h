@@ -18,13 +18,6 @@
 namespace zkpipe {
 
 // zkp_job_info, checked: partitions >= 1, num_inputs >= 1 (the one), a valid circuit id.
-struct JobInfo {
-  uint32_t partitions = 0;
-  uint32_t num_inputs = 0;  // with the constant one
-  uint32_t num_aux = 0;
-  uint64_t num_constraints = 0;
-  std::string circuit_id;
-};
 
 class ProofTypeJob {
  public:

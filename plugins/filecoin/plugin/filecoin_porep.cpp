@@ -74,7 +74,11 @@ int command(std::span<const std::string> args) {
   return filecoin_circuit::run_porep_command(args);
 }
 
+Result<plugins::PresetCircuit> preset_circuit(const zkp_preset& preset) {
+  return filecoin_circuit::porep_preset_circuit(preset);
+}
+
 }  // namespace
 
-ZKP_EXPORT_PROOF_TYPE_SCHEDULED(kName, "0.1.0", parse, run_self_test, kPresets, sample, kSchedule,
-                                command);
+ZKP_EXPORT_PROOF_TYPE_PLANNED(kName, "0.1.0", parse, run_self_test, kPresets, sample, kSchedule,
+                              command, preset_circuit);

@@ -193,7 +193,7 @@ constexpr plugins::Schedule kSchedule{ZKP_PRIORITY_HIGH, 3'600'000};
 
 #if ZKPIPE_MIMC_BARE
 ZKP_EXPORT_PROOF_TYPE_TABLE(kName, "0.1.0", parse, run_self_test, nullptr, 0u, nullptr, kSchedule,
-                            (plugins::CommandEntry<command>::command));
+                            (plugins::CommandEntry<command>::command), nullptr);
 #else
 ZKP_EXPORT_PROOF_TYPE_WITH_PRESETS(kName, "0.1.0", parse, run_self_test, kPresets, sample);
 #endif

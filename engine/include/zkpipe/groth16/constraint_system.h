@@ -7,6 +7,9 @@
 //             the cached R1CS (the fast synthesis path).
 //   kCount    like kWitness but keeps nothing: counts variables and constraints of a shape too
 //             large to record (value() reads zero).
+//   kShape    kCount that also builds each constraint's linear combinations and counts their
+//             terms (as written: like terms not merged, so at least what kRecord keeps): the
+//             size of an R1CS too large to record.
 // Errors (a buffer too small, an unknown variable) are sticky: the first one is kept and
 // returned by finish(); later calls are ignored. Thread-safety: one thread per instance.
 #pragma once
@@ -66,15 +69,17 @@ struct WitnessBuffers {
 
 class ConstraintSystem {
  public:
-  enum class Mode { kRecord, kWitness, kCount };
+  enum class Mode { kRecord, kWitness, kCount, kShape };
 
   // Record mode keeps the values too (so a test can check satisfiability of what it recorded).
   static ConstraintSystem recorder();
   static ConstraintSystem witness(WitnessBuffers buffers);
   static ConstraintSystem counter();
+  static ConstraintSystem shape_counter();
 
   Mode mode() const { return mode_; }
-  bool witness_only() const { return mode_ != Mode::kRecord; }
+  // No linear combinations wanted (kWitness, kCount): gadgets skip building them.
+  bool witness_only() const { return mode_ == Mode::kWitness || mode_ == Mode::kCount; }
 
   Variable alloc_input(const Fr& value) { return allocate(Variable::Kind::kInput, value); }
   Variable alloc(const Fr& value) { return allocate(Variable::Kind::kAux, value); }
@@ -108,6 +113,8 @@ class ConstraintSystem {
   uint32_t num_inputs() const { return num_inputs_; }
   uint32_t num_aux() const { return num_aux_; }
   uint64_t num_constraints() const { return num_constraints_; }
+  // kShape: the terms of the A, B and C matrices (0 .. 2) as written.
+  uint64_t num_terms(unsigned matrix) const { return terms_[matrix]; }
 
   // The first error, if any. In record mode on success `take_r1cs` and `take_witness` hand over
   // what was recorded (each once).
@@ -129,6 +136,7 @@ class ConstraintSystem {
   uint32_t num_inputs_ = 0;
   uint32_t num_aux_ = 0;
   uint64_t num_constraints_ = 0;
+  uint64_t terms_[3] = {0, 0, 0};
   WitnessBuffers buffers_;
   std::vector<Fr> inputs_, aux_;  // record mode
   R1cs r1cs_;                     // record mode; columns tagged until take_r1cs

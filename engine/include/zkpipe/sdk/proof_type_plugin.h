@@ -332,6 +332,67 @@ struct SampleRequestEntry {
   }
 };
 
+// What a preset's circuit is without a request (ABI 1.7, zkp_proof_type.preset_circuit): what
+// info() says of a request of the preset, and the terms of A, B and C as the circuit writes
+// them.
+struct PresetCircuit {
+  std::string circuit_id;
+  uint32_t partitions = 0;
+  CircuitCounts counts;
+  uint64_t terms[3] = {0, 0, 0};
+};
+
+// A blank synthesis `synthesize(ConstraintSystem&)` of the circuit, counted with its terms
+// (ConstraintSystem::shape_counter: every value zero, nothing kept).
+template <typename Synthesize>
+PresetCircuit count_preset_circuit(std::string circuit_id, uint32_t partitions,
+                                   Synthesize&& synthesize) {
+  ConstraintSystem cs = ConstraintSystem::shape_counter();
+  synthesize(cs);
+  PresetCircuit p;
+  p.circuit_id = std::move(circuit_id);
+  p.partitions = partitions;
+  p.counts = {cs.num_inputs(), cs.num_aux(), cs.num_constraints()};
+  for (unsigned m = 0; m < 3; ++m) p.terms[m] = cs.num_terms(m);
+  return p;
+}
+
+// zkp_proof_type.preset_circuit over
+//   Circuit: Result<PresetCircuit>(const zkp_preset& preset)
+// for the presets of the plugin's table.
+template <auto Circuit, const auto& Presets>
+struct PresetCircuitEntry {
+  static zkp_status preset_circuit(const char* preset, zkp_preset_circuit* out, zkp_error err) {
+    return sdk::guard(err, [&]() -> Status {
+      if (preset == nullptr || out == nullptr) {
+        return invalid_argument("preset_circuit: null preset or output");
+      }
+      if (out->struct_size < sizeof(zkp_preset_circuit) ||
+          out->info.struct_size < sizeof(zkp_job_info)) {
+        return invalid_argument("preset_circuit: zkp_preset_circuit.struct_size is too small");
+      }
+      ZKP_ASSIGN_OR_RETURN(const zkp_preset* p,
+                           find_preset(std::span<const zkp_preset>(Presets), preset));
+      ZKP_ASSIGN_OR_RETURN(const PresetCircuit c, Circuit(*p));
+      if (Status bad = check_circuit_id(c.circuit_id, "preset_circuit: the circuit id");
+          !bad.ok()) {
+        return internal_error(bad.message());
+      }
+      out->reserved = 0;
+      out->info.partitions = c.partitions;
+      out->info.num_inputs = c.counts.inputs;
+      out->info.num_aux = c.counts.aux;
+      out->info.num_constraints = c.counts.constraints;
+      std::memset(out->info.circuit_id, 0, sizeof out->info.circuit_id);
+      std::memcpy(out->info.circuit_id, c.circuit_id.data(), c.circuit_id.size());
+      out->terms_a = c.terms[0];
+      out->terms_b = c.terms[1];
+      out->terms_c = c.terms[2];
+      return ok_status();
+    });
+  }
+};
+
 // zkp_proof_type.command over Command: int(std::span<const std::string> args), args[0] being the
 // type's name; an exception becomes a message on stderr and exit code 1.
 template <auto Command>
@@ -368,7 +429,7 @@ struct Schedule {
 // Without presets (zkp_proof_type.preset_count 0, no sample_request):
 #define ZKP_EXPORT_PROOF_TYPE(kName, kVersion, Parse, RunSelfTest)                       \
   ZKP_EXPORT_PROOF_TYPE_TABLE(kName, kVersion, Parse, RunSelfTest, nullptr, 0u, nullptr, \
-                              (::zkpipe::plugins::Schedule{}), nullptr)
+                              (::zkpipe::plugins::Schedule{}), nullptr, nullptr)
 
 // With presets: kPresets is a constant zkp_preset array at namespace scope (constant-initialized:
 // nothing runs in a static initializer) and Sample makes a preset's request (SampleRequestEntry).
@@ -376,7 +437,7 @@ struct Schedule {
   ZKP_EXPORT_PROOF_TYPE_TABLE(                                                                    \
       kName, kVersion, Parse, RunSelfTest, kPresets, static_cast<uint32_t>(std::size(kPresets)),  \
       (::zkpipe::plugins::SampleRequestEntry<Sample, kPresets>::sample_request),                  \
-      (::zkpipe::plugins::Schedule{}), nullptr)
+      (::zkpipe::plugins::Schedule{}), nullptr, nullptr)
 
 // With presets, scheduling defaults (kSchedule: a constexpr Schedule) and the type's own commands
 // (Command: see CommandEntry; `zkpipe-tool proof-type NAME ARGS...`).
@@ -385,10 +446,21 @@ struct Schedule {
   ZKP_EXPORT_PROOF_TYPE_TABLE(                                                                   \
       kName, kVersion, Parse, RunSelfTest, kPresets, static_cast<uint32_t>(std::size(kPresets)), \
       (::zkpipe::plugins::SampleRequestEntry<Sample, kPresets>::sample_request), kSchedule,      \
-      (::zkpipe::plugins::CommandEntry<Command>::command))
+      (::zkpipe::plugins::CommandEntry<Command>::command), nullptr)
+
+// The same, and each preset's circuit without a request (Circuit: see PresetCircuitEntry; ABI
+// 1.7), so `zkpipe plan` predicts presets no sample can be made of here.
+#define ZKP_EXPORT_PROOF_TYPE_PLANNED(kName, kVersion, Parse, RunSelfTest, kPresets, Sample,     \
+                                      kSchedule, Command, Circuit)                               \
+  ZKP_EXPORT_PROOF_TYPE_TABLE(                                                                   \
+      kName, kVersion, Parse, RunSelfTest, kPresets, static_cast<uint32_t>(std::size(kPresets)), \
+      (::zkpipe::plugins::SampleRequestEntry<Sample, kPresets>::sample_request), kSchedule,      \
+      (::zkpipe::plugins::CommandEntry<Command>::command),                                       \
+      (::zkpipe::plugins::PresetCircuitEntry<Circuit, kPresets>::preset_circuit))
 
 #define ZKP_EXPORT_PROOF_TYPE_TABLE(kName, kVersion, Parse, RunSelfTest, kPresetTable,           \
-                                    kPresetCount, kSampleRequest, kSchedule, kCommand)           \
+                                    kPresetCount, kSampleRequest, kSchedule, kCommand,           \
+                                    kPresetCircuit)                                              \
   namespace {                                                                                    \
   zkp_status zkp_proof_type_init(const zkp_host* host, zkp_error err) {                          \
     return ::zkpipe::sdk::guard(err, [&] { ::zkpipe::sdk::set_host(host); });                    \
@@ -417,4 +489,5 @@ struct Schedule {
       0u,                                                                                        \
       (kSchedule).deadline_ms,                                                                   \
       kCommand,                                                                                  \
+      kPresetCircuit,                                                                            \
   }

@@ -131,6 +131,10 @@ struct EngineOptions {
   std::optional<uint64_t> budget_bytes;  // overrides pipeline.budget
   bool check_plan = true;                // refuse to start when the plan exceeds this machine
   bool start_paused = false;             // workers take no work until resume()
+  // plan() and plan_preset() count the memory backend's buffers as page-locked (or not) whatever
+  // the pool opened says: `zkpipe plan` of a pinned config on a machine whose CUDA driver is
+  // missing opens a pageable pool in its place.
+  std::optional<bool> plan_page_locked;
   // Proof-type plugins loaded (and initialized) by create(): nullopt loads each on first use;
   // an empty list loads every proof-type plugin in the plugin dirs. One that fails to load or
   // is unavailable fails create().
@@ -239,6 +243,13 @@ class Engine {
   // The predicted memory of `jobs` requests like `sample` submitted at once (parsed, not run;
   // from the circuit's params when they exist, else an upper bound from its R1CS).
   Result<MemoryPrediction> plan(const JobRequest& sample, uint64_t jobs);
+  // The same for a preset of a proof type that describes its circuits without a request (ABI
+  // 1.7 preset_circuit): nothing is sampled or synthesized beyond the plugin's count, so sizes
+  // no sample can be made of here (32GiB sectors) plan too. Without params or a cached R1CS the
+  // R1CS is sized from the terms as written (an upper bound). FAILED_PRECONDITION when the type
+  // cannot describe the preset (plan from a sample request then).
+  Result<MemoryPrediction> plan_preset(const std::string& proof_type, const std::string& preset,
+                                       uint64_t jobs);
   std::vector<std::string> device_tracks() const;
 
   struct Impl;

@@ -51,6 +51,8 @@ struct CircuitMemory {
   uint64_t witness = 0, witness_used = 0;  // its witness (phase two: freed after prove_finish)
   uint64_t pending = 0;                    // the B scalars and the pending proof (phase two)
   bool exact = true;                       // false: no params yet, so every wire was assumed dense
+  groth16::ProverShape prover;             // the domain and the queries' points
+  uint64_t num_aux = 0;                    // private wires (the L query's scalars)
   uint64_t resident() const {
     return params + r1cs + verifying_key + ntt_tables + start_scratch + finish_scratch;
   }
@@ -72,6 +74,9 @@ CircuitMemory circuit_memory_bound(const std::string& circuit_id, uint64_t num_c
 
 // The bytes of an R1CS's matrices (row starts, columns, coefficients).
 uint64_t r1cs_memory_bytes(const groth16::R1cs& r1cs);
+// The same from the rows and the terms of A, B and C (as written: an upper bound of what is
+// recorded, where like terms merge and zero ones go).
+uint64_t r1cs_memory_bound(uint64_t num_constraints, const uint64_t (&terms)[3]);
 // What a request of `input_bytes` reserves for its parsed form while its job lives (its size:
 // a plugin's parsed request is not larger than its encoding; at least 4 KiB).
 uint64_t request_reservation_bytes(uint64_t input_bytes);
@@ -96,6 +101,9 @@ struct BudgetStep {
 
 struct MemoryPrediction {
   std::string circuit_id;
+  groth16::ProverShape prover;  // the circuit's domain and queries (a device's plan needs them)
+  uint64_t num_aux = 0;
+  uint64_t synthesis_workers = 0, compute_workers = 0, finalizers = 0;  // the planned pipeline
   uint64_t partitions_per_job = 0;
   bool exact = true;      // false: an upper bound (no params yet)
   uint64_t baseline = 0;  // the process before any work: code, libraries, plugins, threads

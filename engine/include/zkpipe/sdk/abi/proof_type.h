@@ -48,6 +48,14 @@ typedef struct zkp_job_info {
   char circuit_id[ZKP_CIRCUIT_ID_BYTES]; /* NUL-terminated, [a-zA-Z0-9._-]+ */
 } zkp_job_info;
 
+/* ABI 1.7: a preset's circuit without a request (zkp_proof_type.preset_circuit). */
+typedef struct zkp_preset_circuit {
+  uint32_t struct_size;
+  uint32_t reserved; /* zero */
+  zkp_job_info info; /* as info() of a request of the preset */
+  uint64_t terms_a, terms_b, terms_c;
+} zkp_preset_circuit;
+
 /* Compressed sparse rows: the terms of row i are [row_begin[i], row_begin[i + 1]); columns index
  * the wires (1, public inputs, aux). */
 typedef struct zkp_sparse_matrix {
@@ -119,6 +127,14 @@ typedef struct zkp_proof_type {
    * arguments; it writes to stdout and stderr and returns the exit code (0 success, 1 failure,
    * 2 bad usage or input). init has been called. NULL: the type has no commands. */
   int32_t (*command)(int32_t argc, const char* const* argv);
+  /* ABI 1.7. The circuit of `preset` (one of presets[].name) without a request, for `zkpipe
+   * plan` at sizes no sample can be made of here (a 32GiB sector): what info() says of a request
+   * of that preset, and the terms of its A, B and C matrices as the circuit writes them (like
+   * terms not merged: at least what record() keeps). May synthesize a blank circuit to count
+   * (seconds at 100M constraints). out->struct_size and out->info.struct_size are set by the
+   * caller. Absent (struct_size <= offsetof(zkp_proof_type, preset_circuit)) or NULL: plan needs
+   * a sample request. Thread-safe. */
+  zkp_status (*preset_circuit)(const char* preset, zkp_preset_circuit* out, zkp_error err);
 } zkp_proof_type;
 
 #ifdef __cplusplus
