@@ -194,6 +194,12 @@ int run_plan(const PlanOptions& o) {
   }
   Result<std::unique_ptr<pipeline::Engine>> engine =
       pipeline::Engine::create(*config, std::move(eo));
+  if (!engine.ok() && engine.status().code() == Code::kUnavailable && !o.described()) {
+    return fail("plan", Status(engine.status().code(),
+                               engine.status().message() +
+                                   " (to plan for a GPU this machine does not have: --device "
+                                   "NAME or --device-memory SIZE)"));
+  }
   if (!engine.ok()) return fail("plan", engine.status());
   bool from_preset = false;
   Result<pipeline::MemoryPrediction> p = predict(**engine, *config, o, from_preset);

@@ -255,9 +255,12 @@ TEST_CASE("Engine faults: cancellation tells waiters at once and frees everythin
     StallingCompute& compute = *stalling;
     options.compute = std::move(stalling);
     auto engine = make_engine(test_config(), std::move(options));
+    // `next` is submitted once `first` is inside prove_start: the stalled call is first's (two
+    // jobs submitted together may reach prove_start in either order once their params are
+    // ready, as a loaded machine showed).
     const uint64_t first = *engine->submit(mimc_request(32, 1, 1));
-    const uint64_t next = *engine->submit(mimc_request(32, 1, 2));
     REQUIRE(compute.wait_entered());
+    const uint64_t next = *engine->submit(mimc_request(32, 1, 2));
     REQUIRE(engine->cancel(first).ok());
     CHECK(wait_for(*engine, first).state == JobState::kCancelled);
     // The one compute worker is free again only once the stalled call returned: `next` proves.

@@ -1,9 +1,9 @@
 // zkpipe-bench-filecoin-synthesis: synthesis of one partition of Filecoin's circuits at a sector
-// size (PoRep, SnapDeals and its Poseidon variant, WindowPoSt): a counting run (every witness value computed, nothing
-// stored), then a witness run into preallocated buffers (what a prover's synthesis makes: the
-// assignment; a/b/c then come from the recorded R1CS), each on one thread with a blank witness
-// (the same work as a real one: the circuit's shape does not depend on the values). Reports
-// seconds, constraints, variables, the witness bytes, the bytes of the a/b/c evaluations a
+// size (PoRep, SnapDeals and its Poseidon variant, WindowPoSt): a counting run (every witness value
+// computed, nothing stored), then a witness run into preallocated buffers (what a prover's
+// synthesis makes: the assignment; a/b/c then come from the recorded R1CS), each on one thread with
+// a blank witness (the same work as a real one: the circuit's shape does not depend on the values).
+// Reports seconds, constraints, variables, the witness bytes, the bytes of the a/b/c evaluations a
 // prover then holds (3 x constraints x 32: computed, not made here) and the peak RSS. One JSON
 // object on
 // stdout; progress on stderr. docs/filecoin.md gives the figures.
