@@ -11,6 +11,7 @@
 #include <fstream>
 #include <string>
 
+#include "feature_required.h"
 #include "temp_dir.h"
 #include "tools/run_tool.h"
 
@@ -20,14 +21,15 @@ using Catch::Matchers::Contains;
 using zkpipe::test::run_program;
 using zkpipe::testing::TempDir;
 
-std::string cuda_config(const TempDir& dir) {
-  const std::string path = dir.file("cuda.yaml");
+// A cuda config; `memory`: pageable, or pinned_pool (a plugin of the CUDA build only).
+std::string cuda_config(const TempDir& dir, const std::string& memory = "pageable") {
+  const std::string path = dir.file("cuda-" + memory + ".yaml");
   std::ofstream(path) << fmt::format(
-      "version: 1\nplugin_dirs: [{}]\nmemory: {{backend: pinned_pool, cap: 64GiB}}\n"
+      "version: 1\nplugin_dirs: [{}]\nmemory: {{backend: {}}}\n"
       "params: {{dir: {}, missing: setup}}\n"
       "compute: {{backend: cuda, workers_per_device: 2}}\n"
       "pipeline: {{budget: 200GiB}}\n",
-      ZKPIPE_TEST_PLUGIN_DIR, dir.file("params"));
+      ZKPIPE_TEST_PLUGIN_DIR, memory, dir.file("params"));
   return path;
 }
 
@@ -56,10 +58,21 @@ TEST_CASE("zkpipe plan: a GPU described by name, planned without it, from the pr
   CHECK(d.at("bases_resident") == true);
   CHECK(j.at("peak_device_bytes") == d.at("peak_bytes"));
   CHECK(d.at("peak_bytes").get<uint64_t>() > d.at("bases_bytes").get<uint64_t>());
-  // pinned_pool cannot run here: its buffers are still planned as page-locked
-  CHECK(j.at("peak_pinned_bytes").get<uint64_t>() > 0);
+  CHECK(j.at("peak_pinned_bytes") == 0);
   CHECK(j.at("breakdown").at("R1CS").get<uint64_t>() > 0);
   CHECK(j.at("exact") == false);  // no params yet: an upper bound
+
+  // A pinned_pool config (where no CUDA driver lets it run, as here): its buffers are still
+  // planned as page-locked.
+  if (zkpipe::testing::feature_present(zkpipe::testing::kCudaBuilt, "CUDA",
+                                       "the CUDA build (the pinned_pool plugin)")) {
+    const nlohmann::json pinned =
+        plan_json(fmt::format("plan --config {} --proof filecoin_snapdeals --preset "
+                              "StackedDrg2KiBV1-Poseidon --device h200",
+                              cuda_config(dir, "pinned_pool")));
+    CHECK(pinned.at("peak_pinned_bytes").get<uint64_t>() > 0);
+    CHECK(pinned.at("device").at("fits") == true);
+  }
 
   // A device too small for even the reserve: planned, with the warning and the key
   const nlohmann::json tiny =
