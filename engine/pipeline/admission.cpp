@@ -66,8 +66,34 @@ Result<Submitted> Engine::check(const JobRequest& request) {
 
 // The one parse path of check(), plan() and submit(): the request's proof type (loaded on first
 // use) parses it; the job is destroyed by its plugin when the ProofTypeJob goes.
+// While it parses, the request's parse memory is reserved in the budget (issue 34 #3): taken at
+// once when it fits (past partitions waiting for more: a parse is brief), else waited for in
+// the queue for at most kParseWait, then refused as RESOURCE_EXHAUSTED (a job store's claim gives
+// the job back; a client retries).
 Result<ProofTypeJob> Engine::Impl::parse(const JobRequest& request, const std::string& what) {
   ZKP_ASSIGN_OR_RETURN(const ProofTypePlugin type, proof_type(request.proof_type));
+  const uint64_t bytes = parse_reservation_bytes(request.input);
+  const Priority priority = request.priority.value_or(Priority::kNormal);
+  const std::string label = fmt::format("{}: parsing it ({} of {} request)", what,
+                                        format_bytes(bytes), format_bytes(request.input.size()));
+  if (bytes > budget->total()) {
+    return resource_exhausted(fmt::format(
+        "{} needs more than the whole memory budget of {} (pipeline.budget): the decoded request "
+        "and, for JSON, its tree; send it in the proof type's binary form or raise the budget",
+        label, format_bytes(budget->total())));
+  }
+  Result<Reservation> parsing = budget->reserve_keeping(bytes, 0, label, priority);
+  if (!parsing.ok() && parsing.status().code() == Code::kResourceExhausted) {
+    ReserveOptions o;
+    o.priority = priority;
+    o.what = label;
+    o.deadline = std::chrono::steady_clock::now() + kParseWait;
+    parsing = budget->reserve(bytes, o);
+    if (!parsing.ok() && parsing.status().code() == Code::kDeadlineExceeded) {
+      return resource_exhausted(parsing.status().message() + "; retry when jobs end");
+    }
+  }
+  ZKP_RETURN_IF_ERROR(parsing.status());
   return ProofTypeJob::parse(type, request.input, what);
 }
 

@@ -156,6 +156,25 @@ void Engine::Impl::preload_loop() {
   }
 }
 
+Status Engine::Impl::params_readiness() const {
+  if (config.params.setup_when_missing) return ok_status();
+  MutexLock lock(types_mu);
+  for (const auto& [name, ids] : type_circuits) {
+    if (ids.empty()) continue;  // a plugin before ABI 1.8 or without presets: cannot tell
+    if (std::any_of(ids.begin(), ids.end(),
+                    [&](const std::string& id) { return params_cache->on_disk(id); })) {
+      continue;
+    }
+    return unavailable(fmt::format(
+        "params: proof type '{}' has params for none of its {} presets (e.g. {} for {}) and "
+        "params.missing is fail, so each of its jobs would fail: put its params there "
+        "(Filecoin's .params under params.filecoin_dir: docs/filecoin.md), or make development "
+        "params with `zkpipe-tool params new --proof {} --preset P`",
+        name, ids.size(), params_cache->params_path(ids.front()), ids.front(), name));
+  }
+  return ok_status();
+}
+
 Status Engine::Impl::preload_readiness() const {
   MutexLock lock(preload_mu);
   if (!preload_failed.empty()) {

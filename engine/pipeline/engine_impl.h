@@ -252,6 +252,12 @@ struct Engine::Impl {
 
   mutable Mutex types_mu;  // plugin loading
   std::map<std::string, ProofTypePlugin> types ZKP_GUARDED_BY(types_mu);
+  // The circuit ids of each loaded type's presets (ABI 1.8; none for older plugins), for
+  // params_readiness.
+  std::map<std::string, std::vector<std::string>> type_circuits ZKP_GUARDED_BY(types_mu);
+  // Under params.missing: fail, UNAVAILABLE while a loaded proof type with presets has params for
+  // none of them: every job of it would fail (issue 33 #5).
+  Status params_readiness() const ZKP_EXCLUDES(types_mu);
 
   // params.preload (engine.cpp): made hot by one thread at start, off the workers; until then,
   // and when one failed, ready() says so.
@@ -285,6 +291,8 @@ struct Engine::Impl {
   // The proof types (proof_types.cpp): loaded once, kept for the engine's life.
   Result<ProofTypePlugin> proof_type(const std::string& name) ZKP_EXCLUDES(types_mu);
   Status load_proof_types(const std::vector<std::string>& names);  // create(): all when empty
+  // How long a parse waits for its memory when the budget has no room at once (admission.cpp).
+  static constexpr std::chrono::seconds kParseWait{10};
 
   // Admission (admission.cpp). check(), plan() and submit() share parse(): the request parsed by
   // its plugin, not queued.

@@ -135,6 +135,7 @@ Status Engine::ready() const {
     if (!impl_->no_compute.ok()) return impl_->no_compute;
     if (impl_->live_compute == 0) return unavailable("no compute worker is running");
   }
+  ZKP_RETURN_IF_ERROR(impl_->params_readiness());
   return impl_->preload_readiness();
 }
 

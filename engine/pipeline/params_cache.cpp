@@ -128,6 +128,10 @@ ParamsCache::ParamsCache(ParamsConfig config, MemoryBudget& budget, AllocateFn a
 
 ParamsCache::~ParamsCache() = default;
 
+bool ParamsCache::on_disk(const std::string& id) const {
+  return file_exists(params_path(id));
+}
+
 std::string ParamsCache::params_path(const std::string& id) const {
   if (auto f = filecoin_params(config_, id)) return f->params;
   return (fs::path(config_.dir) / (id + ".params")).string();

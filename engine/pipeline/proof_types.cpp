@@ -15,6 +15,8 @@ Result<ProofTypePlugin> Engine::Impl::proof_type(const std::string& name) {
   MutexLock lock(types_mu);
   if (auto it = types.find(name); it != types.end()) return it->second;
   ZKP_ASSIGN_OR_RETURN(ProofTypePlugin type, ProofTypePlugin::load(*registry, name));
+  ZKP_ASSIGN_OR_RETURN(std::vector<std::string> ids, type.preset_circuit_ids());
+  type_circuits.emplace(name, std::move(ids));
   types.emplace(name, type);
   return type;
 }

@@ -98,14 +98,11 @@ Result<PorepRequest> parse_porep_request(std::span<const uint8_t> bytes, const s
                            text_bytes(j["commit1_output"], what + ": commit1_output", true));
       ZKP_ASSIGN_OR_RETURN(r.c1, parse_commit1_binary(bin, what + ": commit1_output"));
     } else {
-      const std::string c1 = j["commit1_output"].dump();
-      ZKP_ASSIGN_OR_RETURN(
-          r.c1, parse_commit1_output(std::span<const uint8_t>(
-                                         reinterpret_cast<const uint8_t*>(c1.data()), c1.size()),
-                                     what + ": commit1_output"));
+      ZKP_ASSIGN_OR_RETURN(r.c1,
+                           parse_commit1_json(j["commit1_output"], what + ": commit1_output"));
     }
-  } else {
-    ZKP_ASSIGN_OR_RETURN(r.c1, parse_commit1_output(bytes, what));
+  } else {  // the tree already parsed: one tree of a C1 output alive, not two
+    ZKP_ASSIGN_OR_RETURN(r.c1, parse_commit1_json(j, what));
   }
   ZKP_RETURN_IF_ERROR(porep_circuit_shape(r.c1.config).status());
 

@@ -231,6 +231,11 @@ Result<Commit1Output> parse_commit1_output(std::span<const uint8_t> bytes,
                                            const std::string& what) {
   const json j = json::parse(bytes.begin(), bytes.end(), nullptr, false);
   if (j.is_discarded() || !j.is_object()) return invalid_argument(what + ": not a JSON object");
+  return parse_commit1_json(j, what);
+}
+
+Result<Commit1Output> parse_commit1_json(const json& j, const std::string& what) {
+  if (!j.is_object()) return invalid_argument(what + ": not a JSON object");
   const JsonReader r{what};
   Commit1Output c;
   ZKP_ASSIGN_OR_RETURN(const json* name, r.field(j, "$", "registered_proof"));

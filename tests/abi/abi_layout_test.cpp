@@ -119,7 +119,7 @@ ZKP_PIN(zkp_proof_type, command, 160);
 ZKP_PIN(zkp_proof_type, preset_circuit, 168);  // 1.7
 static_assert(sizeof(zkp_proof_type) == 176);
 ZKP_PIN(zkp_preset_circuit, struct_size, 0);  // 1.7
-ZKP_PIN(zkp_preset_circuit, reserved, 4);
+ZKP_PIN(zkp_preset_circuit, flags, 4);  // 1.8: was reserved
 ZKP_PIN(zkp_preset_circuit, info, 8);
 ZKP_PIN(zkp_preset_circuit, terms_a, 128);
 ZKP_PIN(zkp_preset_circuit, terms_b, 136);

@@ -426,7 +426,7 @@ TEST_CASE("Config: the server section is read strictly, with defaults", "[config
   const Config d = parse_ok("version: 1\nmemory:\n  backend: pageable\n");
   CHECK(d.server.listen == std::vector<std::string>{"unix:///run/zkpipe/zkpipe.sock"});
   CHECK(d.server.http == "127.0.0.1:9821");
-  CHECK(d.server.max_message_bytes == 256ull << 20);
+  CHECK(d.server.max_message_bytes == 128ull << 20);
   CHECK(d.server.retain_count == 1000);
   CHECK(d.server.drain_timeout_ms < 0);
   const Config c = parse_ok(

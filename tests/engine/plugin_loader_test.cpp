@@ -66,8 +66,8 @@ TEST_CASE("PluginLoader: wrong abi_major is rejected with both ABI versions", "[
   auto s = load_fixture("bad_abi", "bad_abi");
   CHECK(s.code() == zkpipe::Code::kFailedPrecondition);
   CHECK_THAT(s.message(), Contains("bad_abi.so: incompatible plugin ABI major version"));
-  CHECK_THAT(s.message(), Contains("engine ABI 1.7"));
-  CHECK_THAT(s.message(), Contains("descriptor ABI 2.7"));
+  CHECK_THAT(s.message(), Contains("engine ABI 1.8"));
+  CHECK_THAT(s.message(), Contains("descriptor ABI 2.8"));
 }
 
 TEST_CASE("PluginLoader: a struct_size too small for the kind is rejected", "[plugin]") {

@@ -274,5 +274,41 @@ TEST_CASE("Params: params.preload loads at start; ready only once every circuit 
   CHECK(r->status.ok());
 }
 
+// Issue 33 #5: under params.missing: fail, a loaded proof type with params for none of its
+// presets' circuits (ABI 1.8: asked for the ids alone, nothing synthesized) keeps the engine not
+// ready, naming the type and where its params go; one params file on disk is enough, and a type
+// that cannot say its circuits (mimc_jobs: no preset_circuit) does not hold readiness up.
+TEST_CASE("Params: missing: fail is not ready while a proof type has no params", "[pipeline]") {
+  TempDir dir("zkpipe_params_ready");
+  Config config = test_config("", "threads: 1", dir.file("params"));
+  config.params.setup_when_missing = false;
+  auto options = [] {
+    pipeline::EngineOptions o;
+    o.proof_types = {"mimc_jobs", "filecoin_winning_post"};
+    return o;
+  };
+  {
+    auto engine = make_engine(config, options());
+    const Status s = engine->ready();
+    INFO(s.to_string());
+    CHECK(s.code() == Code::kUnavailable);
+    CHECK_THAT(s.message(),
+               Contains("proof type 'filecoin_winning_post' has params for none of its") &&
+                   Contains(dir.file("params/filecoin-winning-post-")) &&
+                   Contains("params.missing is fail") &&
+                   Contains("zkpipe-tool params new --proof filecoin_winning_post"));
+    // A params file for one of its circuits: ready at the next probe, no restart.
+    std::filesystem::create_directories(dir.file("params"));
+    std::ofstream(dir.file("params/filecoin-winning-post-2KiB.params")) << "x";
+    const Status after = engine->ready();
+    INFO(after.to_string());
+    CHECK(after.ok());
+  }
+  std::filesystem::remove(dir.file("params/filecoin-winning-post-2KiB.params"));
+  config.params.setup_when_missing = true;  // missing: setup makes them on demand: ready
+  auto engine = make_engine(config, options());
+  CHECK(engine->ready().ok());
+}
+
 }  // namespace
 }  // namespace zkpipe::testing

@@ -154,6 +154,10 @@ class ProofTypePlugin {
   // sample request is needed); NOT_FOUND for an unknown preset; a plugin failure as its code.
   Result<PresetCircuitInfo> preset_circuit(const std::string& preset) const;
   bool has_preset_circuit() const;
+  // ABI 1.8: the circuit id of every preset, without synthesizing (ZKP_PRESET_CIRCUIT_ID_ONLY),
+  // in the presets' order; empty when the plugin predates ABI 1.8 or cannot describe presets.
+  // Cheap: what /readyz asks to tell whether a proof type's params are on disk.
+  Result<std::vector<std::string>> preset_circuit_ids() const;
 
   ProofTypeSchedule schedule() const { return proof_type_schedule(table_); }
   // Runs the type's own command line (ABI 1.3 `command`; args[0] is the first argument after the

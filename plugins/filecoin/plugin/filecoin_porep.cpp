@@ -74,8 +74,8 @@ int command(std::span<const std::string> args) {
   return filecoin_circuit::run_porep_command(args);
 }
 
-Result<plugins::PresetCircuit> preset_circuit(const zkp_preset& preset) {
-  return filecoin_circuit::porep_preset_circuit(preset);
+Result<plugins::PresetCircuit> preset_circuit(const zkp_preset& preset, bool count) {
+  return filecoin_circuit::porep_preset_circuit(preset, count);
 }
 
 }  // namespace

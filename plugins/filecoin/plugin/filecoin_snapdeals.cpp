@@ -65,8 +65,8 @@ int command(std::span<const std::string> args) {
   return filecoin_circuit::run_update_command(args);
 }
 
-Result<plugins::PresetCircuit> preset_circuit(const zkp_preset& preset) {
-  return filecoin_circuit::update_preset_circuit(preset);
+Result<plugins::PresetCircuit> preset_circuit(const zkp_preset& preset, bool count) {
+  return filecoin_circuit::update_preset_circuit(preset, count);
 }
 
 }  // namespace

@@ -41,8 +41,8 @@ int command(std::span<const std::string> args) {
   return filecoin_circuit::run_post_command(true, args);
 }
 
-Result<plugins::PresetCircuit> preset_circuit(const zkp_preset& preset) {
-  return filecoin_circuit::post_preset_circuit(preset);
+Result<plugins::PresetCircuit> preset_circuit(const zkp_preset& preset, bool count) {
+  return filecoin_circuit::post_preset_circuit(preset, count);
 }
 
 }  // namespace

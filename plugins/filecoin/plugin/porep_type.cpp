@@ -62,11 +62,11 @@ Result<std::vector<uint8_t>> sample_porep(const zkp_preset& preset, uint64_t see
   return std::vector<uint8_t>(text.begin(), text.end());
 }
 
-Result<plugins::PresetCircuit> porep_preset_circuit(const zkp_preset& preset) {
+Result<plugins::PresetCircuit> porep_preset_circuit(const zkp_preset& preset, bool count) {
   ZKP_ASSIGN_OR_RETURN(filecoin::PorepConfig c, filecoin::registered_porep(preset.name));
   ZKP_ASSIGN_OR_RETURN(PorepCircuitShape shape, porep_circuit_shape(c));
   return plugins::count_preset_circuit(
-      porep_circuit_id(c), preset.partitions, [&](groth16::ConstraintSystem& cs) {
+      porep_circuit_id(c), preset.partitions, count, [&](groth16::ConstraintSystem& cs) {
         synthesize_porep(cs,
                          blank_porep(shape.nodes, shape.arities, shape.layers, shape.challenges));
       });

@@ -81,16 +81,16 @@ Result<std::vector<uint8_t>> sample_post(bool winning, const zkp_preset& preset,
   return std::vector<uint8_t>(text.begin(), text.end());
 }
 
-Result<plugins::PresetCircuit> post_preset_circuit(const zkp_preset& preset) {
+Result<plugins::PresetCircuit> post_preset_circuit(const zkp_preset& preset, bool count) {
   ZKP_ASSIGN_OR_RETURN(filecoin::PostConfig c, filecoin::registered_post(preset.name));
-  const std::vector<PostSectorWitness> one =
-      blank_post(1, challenges_per_block(c), c.sector_size / 32, arities_of(c));
-  return plugins::count_preset_circuit(post_circuit_id(c), preset.partitions,
-                                       [&](groth16::ConstraintSystem& cs) {
-                                         for (uint32_t i = 0; i < blocks(c); ++i) {
-                                           synthesize_fallback_post(cs, one);
-                                         }
-                                       });
+  return plugins::count_preset_circuit(
+      post_circuit_id(c), preset.partitions, count, [&](groth16::ConstraintSystem& cs) {
+        const std::vector<PostSectorWitness> one =
+            blank_post(1, challenges_per_block(c), c.sector_size / 32, arities_of(c));
+        for (uint32_t i = 0; i < blocks(c); ++i) {
+          synthesize_fallback_post(cs, one);
+        }
+      });
 }
 
 }  // namespace zkpipe::filecoin_circuit

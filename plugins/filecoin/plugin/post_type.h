@@ -27,7 +27,7 @@ Result<std::unique_ptr<plugins::ProofJob>> parse_post_job(bool winning,
 // The sample request of a preset (named after its registered proof).
 Result<std::vector<uint8_t>> sample_post(bool winning, const zkp_preset& preset, uint64_t seed);
 // A preset's circuit without a request (ABI 1.7): the counts and terms of a blank partition.
-Result<plugins::PresetCircuit> post_preset_circuit(const zkp_preset& preset);
+Result<plugins::PresetCircuit> post_preset_circuit(const zkp_preset& preset, bool count);
 // The command line; args[0] is the type's name. Exit codes: 0 yes/done, 1 no (a constraint
 // fails) or failure, 2 bad usage or input.
 int run_post_command(bool winning, std::span<const std::string> args);

@@ -104,18 +104,18 @@ Result<std::vector<uint8_t>> sample_update(const zkp_preset& preset, uint64_t se
   return std::vector<uint8_t>(text.begin(), text.end());
 }
 
-Result<plugins::PresetCircuit> update_preset_circuit(const zkp_preset& preset) {
+Result<plugins::PresetCircuit> update_preset_circuit(const zkp_preset& preset, bool count) {
   ZKP_ASSIGN_OR_RETURN(UpdatePreset p, update_preset(preset.name));
   const UpdateShape shape = shape_of(p.sector_size, p.poseidon);
-  return plugins::count_preset_circuit(update_circuit_id(p.sector_size, p.poseidon),
-                                       preset.partitions, [&](groth16::ConstraintSystem& cs) {
-                                         if (p.poseidon) {
-                                           synthesize_update_poseidon(cs, shape,
-                                                                      blank_update_poseidon(shape));
-                                         } else {
-                                           synthesize_update(cs, shape, blank_update(shape));
-                                         }
-                                       });
+  return plugins::count_preset_circuit(
+      update_circuit_id(p.sector_size, p.poseidon), preset.partitions, count,
+      [&](groth16::ConstraintSystem& cs) {
+        if (p.poseidon) {
+          synthesize_update_poseidon(cs, shape, blank_update_poseidon(shape));
+        } else {
+          synthesize_update(cs, shape, blank_update(shape));
+        }
+      });
 }
 
 }  // namespace zkpipe::filecoin_circuit

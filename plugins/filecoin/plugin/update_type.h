@@ -31,7 +31,7 @@ Result<std::unique_ptr<plugins::ProofJob>> parse_update_job(std::span<const uint
                                                             const std::string& what);
 Result<std::vector<uint8_t>> sample_update(const zkp_preset& preset, uint64_t seed);
 // A preset's circuit without a request (ABI 1.7): the counts and terms of a blank partition.
-Result<plugins::PresetCircuit> update_preset_circuit(const zkp_preset& preset);
+Result<plugins::PresetCircuit> update_preset_circuit(const zkp_preset& preset, bool count);
 // The command line; args[0] is the type's name. Exit codes: 0 yes/done, 1 no (a constraint
 // fails) or failure, 2 bad usage or input.
 int run_update_command(std::span<const std::string> args);

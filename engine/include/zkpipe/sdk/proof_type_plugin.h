@@ -343,23 +343,26 @@ struct PresetCircuit {
 };
 
 // A blank synthesis `synthesize(ConstraintSystem&)` of the circuit, counted with its terms
-// (ConstraintSystem::shape_counter: every value zero, nothing kept).
+// (ConstraintSystem::shape_counter: every value zero, nothing kept). `count` false (ABI 1.8
+// ZKP_PRESET_CIRCUIT_ID_ONLY): the id and partitions only, nothing synthesized.
 template <typename Synthesize>
-PresetCircuit count_preset_circuit(std::string circuit_id, uint32_t partitions,
+PresetCircuit count_preset_circuit(std::string circuit_id, uint32_t partitions, bool count,
                                    Synthesize&& synthesize) {
-  ConstraintSystem cs = ConstraintSystem::shape_counter();
-  synthesize(cs);
   PresetCircuit p;
   p.circuit_id = std::move(circuit_id);
   p.partitions = partitions;
+  if (!count) return p;
+  ConstraintSystem cs = ConstraintSystem::shape_counter();
+  synthesize(cs);
   p.counts = {cs.num_inputs(), cs.num_aux(), cs.num_constraints()};
   for (unsigned m = 0; m < 3; ++m) p.terms[m] = cs.num_terms(m);
   return p;
 }
 
 // zkp_proof_type.preset_circuit over
-//   Circuit: Result<PresetCircuit>(const zkp_preset& preset)
-// for the presets of the plugin's table.
+//   Circuit: Result<PresetCircuit>(const zkp_preset& preset, bool count)
+// for the presets of the plugin's table; `count` is false when the caller asks for the id only
+// (ZKP_PRESET_CIRCUIT_ID_ONLY).
 template <auto Circuit, const auto& Presets>
 struct PresetCircuitEntry {
   static zkp_status preset_circuit(const char* preset, zkp_preset_circuit* out, zkp_error err) {
@@ -373,12 +376,12 @@ struct PresetCircuitEntry {
       }
       ZKP_ASSIGN_OR_RETURN(const zkp_preset* p,
                            find_preset(std::span<const zkp_preset>(Presets), preset));
-      ZKP_ASSIGN_OR_RETURN(const PresetCircuit c, Circuit(*p));
+      const bool count = (out->flags & ZKP_PRESET_CIRCUIT_ID_ONLY) == 0;
+      ZKP_ASSIGN_OR_RETURN(const PresetCircuit c, Circuit(*p, count));
       if (Status bad = check_circuit_id(c.circuit_id, "preset_circuit: the circuit id");
           !bad.ok()) {
         return internal_error(bad.message());
       }
-      out->reserved = 0;
       out->info.partitions = c.partitions;
       out->info.num_inputs = c.counts.inputs;
       out->info.num_aux = c.counts.aux;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -80,6 +81,13 @@ uint64_t r1cs_memory_bound(uint64_t num_constraints, const uint64_t (&terms)[3])
 // What a request of `input_bytes` reserves for its parsed form while its job lives (its size:
 // a plugin's parsed request is not larger than its encoding; at least 4 KiB).
 uint64_t request_reservation_bytes(uint64_t input_bytes);
+// An upper bound of the heap nlohmann::json's tree of `bytes` takes (parse_memory.cpp): one pass,
+// no allocation beyond a stack of open arrays.
+uint64_t json_tree_bytes_bound(std::span<const uint8_t> bytes);
+// What parsing `input` takes at its peak, reserved in the budget while the proof type parses it:
+// its decoded form (request_reservation_bytes) and, for JSON (first non-blank byte '{'), its
+// tree.
+uint64_t parse_reservation_bytes(std::span<const uint8_t> input);
 
 // The memory of a/b/c and of the witness of a partition (size classes included).
 uint64_t abc_bytes(uint64_t domain, uint64_t granularity);

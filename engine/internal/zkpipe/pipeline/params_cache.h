@@ -88,6 +88,8 @@ class ParamsCache {
   // The circuits whose params are in params.dir (NAME.params), and the Filecoin circuits whose
   // files are in params.filecoin_dir, sorted.
   std::vector<std::string> circuits_on_disk() const;
+  // Whether the circuit's params file is on disk (params_path); a stat, no read.
+  bool on_disk(const std::string& circuit_id) const;
 
   // Shutdown: a setup or a check of every point in progress ends at its next step with ABORTED,
   // and none starts. Returns the circuits whose params were loading (for the log).

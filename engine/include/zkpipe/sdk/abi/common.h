@@ -14,7 +14,7 @@ extern "C" {
 
 /* Bump major on any incompatible change; bump minor when appending fields. */
 #define ZKP_ABI_MAJOR 1
-#define ZKP_ABI_MINOR 7
+#define ZKP_ABI_MINOR 8
 
 /* The one exported symbol of every plugin. */
 #define ZKP_PLUGIN_SYMBOL zkp_plugin

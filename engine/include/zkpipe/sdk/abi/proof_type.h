@@ -48,10 +48,17 @@ typedef struct zkp_job_info {
   char circuit_id[ZKP_CIRCUIT_ID_BYTES]; /* NUL-terminated, [a-zA-Z0-9._-]+ */
 } zkp_job_info;
 
+/* ABI 1.8: zkp_preset_circuit.flags: the caller needs only info.circuit_id and
+ * info.partitions (e.g. to tell whether a preset's params are on disk): the plugin answers
+ * without synthesizing and may leave the counts and terms zero. */
+#define ZKP_PRESET_CIRCUIT_ID_ONLY 1u
+
 /* ABI 1.7: a preset's circuit without a request (zkp_proof_type.preset_circuit). */
 typedef struct zkp_preset_circuit {
   uint32_t struct_size;
-  uint32_t reserved; /* zero */
+  /* ABI 1.8: ZKP_PRESET_CIRCUIT_* set by the caller (1.7: "reserved", zero); the plugin leaves it
+   * as it is. A caller sets a flag only for a plugin of ABI 1.8 or later. */
+  uint32_t flags;
   zkp_job_info info; /* as info() of a request of the preset */
   uint64_t terms_a, terms_b, terms_c;
 } zkp_preset_circuit;

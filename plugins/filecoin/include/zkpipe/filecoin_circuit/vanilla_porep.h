@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "zkpipe/filecoin/porep_inputs.h"
 #include "zkpipe/filecoin_circuit/porep.h"
 #include "zkpipe/filecoin_circuit/vanilla_post.h"
@@ -66,6 +68,8 @@ std::string vanilla_seal_key(uint64_t sector_size);
 // a number out of range, a domain that is not 32 bytes or not a canonical Fr, an unknown
 // registered proof, a proof for another sector size).
 Result<Commit1Output> parse_commit1_output(std::span<const uint8_t> json, const std::string& what);
+// The same of a tree already parsed (a request that wraps the C1 output: one tree, not two).
+Result<Commit1Output> parse_commit1_json(const nlohmann::json& j, const std::string& what);
 std::string encode_commit1_output(const Commit1Output& c);
 
 // curio's binary form of the same (lib/proof/porep_vproof_bin_{decode,encode}.go; unsigned
