@@ -119,12 +119,13 @@ ZKP_PIN(zkp_proof_type, command, 160);
 ZKP_PIN(zkp_proof_type, preset_circuit, 168);  // 1.7
 static_assert(sizeof(zkp_proof_type) == 176);
 ZKP_PIN(zkp_preset_circuit, struct_size, 0);  // 1.7
-ZKP_PIN(zkp_preset_circuit, flags, 4);  // 1.8: was reserved
+ZKP_PIN(zkp_preset_circuit, flags, 4);        // 1.8: was reserved
 ZKP_PIN(zkp_preset_circuit, info, 8);
 ZKP_PIN(zkp_preset_circuit, terms_a, 128);
 ZKP_PIN(zkp_preset_circuit, terms_b, 136);
 ZKP_PIN(zkp_preset_circuit, terms_c, 144);
 static_assert(sizeof(zkp_preset_circuit) == 152);
+static_assert(ZKP_PRESET_CIRCUIT_ID_ONLY == 1u);  // 1.8
 static_assert(ZKP_PRIORITY_NONE == 0 && ZKP_PRIORITY_CRITICAL == 1 && ZKP_PRIORITY_LOW == 4);
 ZKP_PIN(zkp_preset, name, 0);
 ZKP_PIN(zkp_preset, description, 8);
@@ -220,7 +221,7 @@ static_assert(static_cast<int>(Code::kAlreadyExists) == ZKP_ERR_ALREADY_EXISTS);
 
 TEST_CASE("ABI: version constants are the ones the changelog documents", "[abi]") {
   CHECK(ZKP_ABI_MAJOR == 1);
-  CHECK(ZKP_ABI_MINOR == 7);
+  CHECK(ZKP_ABI_MINOR == 8);
   CHECK(ZKP_ERROR_CAPACITY == 2048);
   CHECK(std::string(ZKP_PLUGIN_SYMBOL_NAME) == "zkp_plugin");
 }

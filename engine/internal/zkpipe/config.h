@@ -119,9 +119,9 @@ struct ServerConfig {
   std::vector<std::string> listen = {"unix:///run/zkpipe/zkpipe.sock"};  // gRPC; unix or host:port
   std::string http = "127.0.0.1:9821";  // status, metrics, trace and the panel; empty: off
   std::string token_file;               // bearer token; required for a non-loopback listener
-  // The largest request this server takes: one WindowPoSt partition of 32GiB or 64GiB sectors
-  // in JSON (~113 MiB: 2,349 sectors' vanilla proofs in hex) fits; more partitions a request
-  // need a larger value (issue 34 #3).
+  // The largest request this server takes: a Filecoin PoSt request of one partition of 32GiB or
+  // 64GiB sectors in JSON (~113 MiB: 2,349 sectors' vanilla proofs in hex) fits; requests of more
+  // partitions need a larger value (issue 34 #3).
   uint64_t max_message_bytes = 128ull << 20;
   uint32_t max_queued_jobs = 256;  // unfinished jobs; past it SubmitProof is RESOURCE_EXHAUSTED
   // AwaitProof, WatchJob and Prove calls waiting at once (each holds one of the gRPC server's
