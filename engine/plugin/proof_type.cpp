@@ -77,39 +77,18 @@ bool ProofTypePlugin::has_preset_circuit() const {
          table_->preset_circuit != nullptr;
 }
 
-namespace {
-
-// The circuit id the plugin wrote into `c`, checked; `where` names the call.
-Result<std::string> preset_circuit_id_of(const zkp_preset_circuit& c, const std::string& where) {
-  if (std::memchr(c.info.circuit_id, '\0', sizeof c.info.circuit_id) == nullptr) {
-    return internal_error(where + ": the circuit id is not NUL-terminated");
-  }
-  std::string id = c.info.circuit_id;
-  ZKP_RETURN_IF_ERROR(check_circuit_id(id, where));
-  return id;
-}
-
-}  // namespace
-
 Result<std::vector<std::string>> ProofTypePlugin::preset_circuit_ids() const {
   std::vector<std::string> ids;
   if (!has_preset_circuit() || table_->header.abi_minor < 8) return ids;
   for (const ProofTypePreset& p : presets()) {
-    zkp_preset_circuit c{};
-    c.struct_size = sizeof c;
-    c.flags = ZKP_PRESET_CIRCUIT_ID_ONLY;
-    c.info.struct_size = sizeof c.info;
-    char message[ZKP_ERROR_CAPACITY] = "";
-    const std::string where = what() + ": the circuit id of preset '" + p.name + "'";
-    const zkp_status rc = table_->preset_circuit(p.name.c_str(), &c, {message, sizeof message});
-    ZKP_RETURN_IF_ERROR(plugin_status(rc, message, where));
-    ZKP_ASSIGN_OR_RETURN(std::string id, preset_circuit_id_of(c, where));
-    ids.push_back(std::move(id));
+    ZKP_ASSIGN_OR_RETURN(PresetCircuitInfo c, preset_circuit(p.name, false));
+    ids.push_back(std::move(c.info.circuit_id));
   }
   return ids;
 }
 
-Result<PresetCircuitInfo> ProofTypePlugin::preset_circuit(const std::string& preset) const {
+Result<PresetCircuitInfo> ProofTypePlugin::preset_circuit(const std::string& preset,
+                                                          bool count) const {
   if (!has_preset_circuit()) {
     return failed_precondition(
         what() + " cannot describe a preset's circuit without a request (" +
@@ -119,16 +98,25 @@ Result<PresetCircuitInfo> ProofTypePlugin::preset_circuit(const std::string& pre
              : "its plugin gives no preset_circuit") +
         "): a sample request is needed");
   }
+  if (!count && table_->header.abi_minor < 8) {  // a 1.7 plugin reads the field as reserved
+    return failed_precondition(what() + " cannot name a preset's circuit without counting it: " +
+                               "its plugin predates ABI 1.8");
+  }
   zkp_preset_circuit c{};
   c.struct_size = sizeof c;
+  c.flags = count ? 0 : ZKP_PRESET_CIRCUIT_ID_ONLY;
   c.info.struct_size = sizeof c.info;
   char message[ZKP_ERROR_CAPACITY] = "";
   const std::string where = what() + ": preset_circuit of preset '" + preset + "'";
   const zkp_status rc = table_->preset_circuit(preset.c_str(), &c, {message, sizeof message});
   ZKP_RETURN_IF_ERROR(plugin_status(rc, message, where));
+  if (std::memchr(c.info.circuit_id, '\0', sizeof c.info.circuit_id) == nullptr) {
+    return internal_error(where + ": the circuit id is not NUL-terminated");
+  }
   PresetCircuitInfo out;
-  ZKP_ASSIGN_OR_RETURN(out.info.circuit_id, preset_circuit_id_of(c, where));
-  if (c.info.partitions == 0 || c.info.num_inputs == 0) {
+  out.info.circuit_id = c.info.circuit_id;
+  ZKP_RETURN_IF_ERROR(check_circuit_id(out.info.circuit_id, where));
+  if (c.info.partitions == 0 || (count && c.info.num_inputs == 0)) {
     return internal_error(where + ": no partitions or no inputs (the constant one counts)");
   }
   out.info.partitions = c.info.partitions;

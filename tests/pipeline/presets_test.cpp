@@ -49,26 +49,33 @@ TEST_CASE("Engine: a sample request depends only on its preset and seed", "[pipe
 }
 
 // ABI 1.8: the circuit ids of a type's presets without a synthesis (ZKP_PRESET_CIRCUIT_ID_ONLY):
-// every preset of filecoin_porep, 64GiB included (counting which takes ~30 s a size here), the
-// same ids preset_circuit counts; none for a type without preset_circuit.
+// every preset of filecoin_winning_post, the ids preset_circuit names when it counts; asked for
+// the id alone, the plugin counts nothing (zero constraints); none for a type without
+// preset_circuit.
 TEST_CASE("Engine: a proof type names its presets' circuits without counting them",
           "[pipeline][presets]") {
   PluginRegistry registry({ZKPIPE_TEST_PLUGIN_DIR});
-  Result<ProofTypePlugin> porep = ProofTypePlugin::load(registry, "filecoin_porep");
-  REQUIRE(porep.ok());
-  Result<std::vector<std::string>> ids = porep->preset_circuit_ids();
+  Result<ProofTypePlugin> post = ProofTypePlugin::load(registry, "filecoin_winning_post");
+  REQUIRE(post.ok());
+  Result<std::vector<std::string>> ids = post->preset_circuit_ids();
   REQUIRE(ids.ok());
-  std::vector<std::string> expected;
-  for (const ProofTypePreset& p : porep->presets()) {
-    const size_t v = p.name.find("V1");  // StackedDrg<size>V1[_1]
-    expected.push_back("filecoin-porep-" + p.name.substr(10, v - 10));
+  const std::vector<ProofTypePreset> presets = post->presets();
+  REQUIRE(ids->size() == presets.size());
+  CHECK(std::find(ids->begin(), ids->end(), "filecoin-winning-post-64GiB") != ids->end());
+  for (size_t i = 0; i < presets.size(); ++i) {
+    INFO(presets[i].name);
+    Result<PresetCircuitInfo> named = post->preset_circuit(presets[i].name, false);
+    REQUIRE(named.ok());
+    CHECK(named->info.circuit_id == (*ids)[i]);
+    CHECK(named->info.num_constraints == 0);
+    CHECK(named->terms[0] == 0);
+    if (presets[i].name.find("2KiB") == std::string::npos) continue;  // counting 64GiB takes s
+    Result<PresetCircuitInfo> counted = post->preset_circuit(presets[i].name);
+    REQUIRE(counted.ok());
+    CHECK(counted->info.circuit_id == (*ids)[i]);
+    CHECK(counted->info.num_constraints > 0);
+    CHECK(named->info.partitions == counted->info.partitions);
   }
-  CHECK(*ids == expected);
-  CHECK(std::find(ids->begin(), ids->end(), "filecoin-porep-64GiB") != ids->end());
-  Result<PresetCircuitInfo> counted = porep->preset_circuit(porep->presets()[0].name);
-  REQUIRE(counted.ok());
-  CHECK(counted->info.circuit_id == ids->front());
-  CHECK(counted->info.num_constraints > 0);
   Result<std::vector<std::string>> none = mimc_plugin().preset_circuit_ids();
   REQUIRE(none.ok());
   CHECK(none->empty());

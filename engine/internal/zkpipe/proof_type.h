@@ -152,7 +152,10 @@ class ProofTypePlugin {
   // ABI 1.7: the circuit of `preset` without a request (zkp_proof_type.preset_circuit).
   // FAILED_PRECONDITION when the type cannot say (its plugin predates ABI 1.7 or gives none: a
   // sample request is needed); NOT_FOUND for an unknown preset; a plugin failure as its code.
-  Result<PresetCircuitInfo> preset_circuit(const std::string& preset) const;
+  // `count` false (ABI 1.8, ZKP_PRESET_CIRCUIT_ID_ONLY): the circuit id and partitions only,
+  // nothing synthesized (counts as the plugin leaves them: zero from the SDK); FAILED_PRECONDITION
+  // for a plugin before 1.8.
+  Result<PresetCircuitInfo> preset_circuit(const std::string& preset, bool count = true) const;
   bool has_preset_circuit() const;
   // ABI 1.8: the circuit id of every preset, without synthesizing (ZKP_PRESET_CIRCUIT_ID_ONLY),
   // in the presets' order; empty when the plugin predates ABI 1.8 or cannot describe presets.
