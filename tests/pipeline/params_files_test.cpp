@@ -278,7 +278,10 @@ TEST_CASE("Params: params.preload loads at start; ready only once every circuit 
 // presets' circuits (ABI 1.8: asked for the ids alone, nothing synthesized) keeps the engine not
 // ready, naming the type and where its params go; one params file on disk is enough, and a type
 // that cannot say its circuits (mimc_jobs: no preset_circuit) does not hold readiness up.
-TEST_CASE("Params: missing: fail is not ready while a proof type has no params", "[pipeline]") {
+// Tagged [filecoin], not [pipeline]: the TSan build (scripts/test) runs [pipeline] with only the
+// plugins the pipeline's tests load, not the Filecoin ones; nothing here is concurrent.
+TEST_CASE("Params: missing: fail is not ready while a proof type has no params",
+          "[params][filecoin]") {
   TempDir dir("zkpipe_params_ready");
   Config config = test_config("", "threads: 1", dir.file("params"));
   config.params.setup_when_missing = false;

@@ -16,7 +16,8 @@
 #endif
 #endif
 #if defined(ZKPIPE_SANITIZER_HEAP)
-#include <sanitizer/allocator_interface.h>
+// From the sanitizer runtime (clang's sanitizer/allocator_interface.h; GCC ships no such header).
+extern "C" size_t __sanitizer_get_current_allocated_bytes();
 #endif
 
 #include "engine_fixture.h"

@@ -52,8 +52,9 @@ TEST_CASE("Engine: a sample request depends only on its preset and seed", "[pipe
 // every preset of filecoin_winning_post, the ids preset_circuit names when it counts; asked for
 // the id alone, the plugin counts nothing (zero constraints); none for a type without
 // preset_circuit.
+// [filecoin], not [pipeline]: the TSan build runs [pipeline] without the Filecoin plugins.
 TEST_CASE("Engine: a proof type names its presets' circuits without counting them",
-          "[pipeline][presets]") {
+          "[presets][filecoin]") {
   PluginRegistry registry({ZKPIPE_TEST_PLUGIN_DIR});
   Result<ProofTypePlugin> post = ProofTypePlugin::load(registry, "filecoin_winning_post");
   REQUIRE(post.ok());
