@@ -74,7 +74,14 @@ void check_msm(size_t n, unsigned threads, std::mt19937_64& rng) {
 TEST_CASE("Memory: msm's scratch bound holds and is tight, G1 and G2, 1 and 2 threads",
           "[memory]") {
   std::mt19937_64 rng(11);
-  for (size_t n : {size_t{300}, size_t{5000}, size_t{1} << 16}) {
+#if defined(ZKPIPE_ASAN_BUILD)
+  // The sanitizer build's crypto runs at -O0: four 2^16 MSMs took 150 s there. The bound's
+  // tightness (n >= 2^15) is the plain build's check; here the bound must hold on the small sizes.
+  const std::vector<size_t> sizes = {300, 5000};
+#else
+  const std::vector<size_t> sizes = {300, 5000, size_t{1} << 16};
+#endif
+  for (size_t n : sizes) {
     for (unsigned threads : {1u, 2u}) {
       check_msm<crypto::G1>(n, threads, rng);
       if (n <= 5000) check_msm<crypto::G2>(n, threads, rng);
