@@ -20,7 +20,7 @@ inline std::string allow_missing_variable(std::string_view name) {
 
 // Returns `present`. When false: FAILs (and does not return) unless the variable of `name` is
 // "1", then warns. `what` says what is missing. Usage:
-//   if (!feature_present(batch_add_g1_ifma_available(), "IFMA", "AVX-512 IFMA")) return;
+//   if (!feature_present(cpu_has_ifma(), "IFMA", "AVX-512 IFMA")) return;
 inline bool feature_present(bool present, std::string_view name, const std::string& what) {
   if (present) return true;
   const std::string var = allow_missing_variable(name);

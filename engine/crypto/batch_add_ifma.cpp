@@ -31,6 +31,7 @@
 
 #include "ifma_lanes.h"
 #include "zkpipe/crypto/bigint.h"
+#include "zkpipe/crypto/cpu_kernels.h"
 
 namespace zkpipe::crypto::msm_detail {
 namespace {
@@ -353,12 +354,9 @@ inline namespace ZKP_IFMA_VARIANT {
 bool batch_add_g1_ifma_available() {
 #if defined(ZKP_IFMA_EMULATED)
   return true;
+#else
+  return cpu_ifma_active();  // the CPU has IFMA and ZKPIPE_CPU_KERNELS is not `scalar`
 #endif
-  static const bool ok = [] {
-    __builtin_cpu_init();  // may run in a static initializer, before libgcc's own
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
-  }();
-  return ok;
 }
 
 uint64_t batch_add_g1_ifma_scratch_bytes(size_t m) {

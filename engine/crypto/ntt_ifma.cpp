@@ -11,6 +11,7 @@
 
 #include "ifma_lanes.h"
 #include "ntt_kernels.h"
+#include "zkpipe/crypto/cpu_kernels.h"
 #include "zkpipe/crypto/parallel.h"
 
 namespace zkpipe::crypto {
@@ -265,8 +266,7 @@ bool ntt_ifma_available() {
 #if defined(ZKP_IFMA_EMULATED)
   return true;
 #else
-  static const bool ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
-  return ok;
+  return cpu_ifma_active();  // the CPU has IFMA and ZKPIPE_CPU_KERNELS is not `scalar`
 #endif
 }
 

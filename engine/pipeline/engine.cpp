@@ -9,9 +9,11 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "engine_impl.h"
 #include "filecoin_params.h"
+#include "zkpipe/crypto/cpu_kernels.h"
 #include "zkpipe/groth16/sectioned_file.h"
 #include "zkpipe/proof_type.h"
 #include "zkpipe/sdk/units.h"
@@ -36,6 +38,11 @@ Result<std::unique_ptr<Engine>> Engine::create(const Config& config, EngineOptio
   // resident and the process grows past what the budget counts.
   mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 #endif
+  try {
+    (void)crypto::cpu_kernels();  // a bad ZKPIPE_CPU_KERNELS fails the start, not the first MSM
+  } catch (const std::invalid_argument& e) {
+    return invalid_argument(e.what());
+  }
   auto impl = std::make_unique<Impl>();
   impl->config = config;
   ZKP_ASSIGN_OR_RETURN(std::vector<std::string> dirs,
@@ -82,6 +89,12 @@ Result<std::unique_ptr<Engine>> Engine::create(const Config& config, EngineOptio
     impl->plan_text = impl->startup_prediction(plan, info, impl->startup_rss);
     spdlog::info("{}: {}", config.path, impl->plan_text);
   }
+  // The host's MSM and NTT path (the G2 MSM and assembly of every proof, and all of the cpu
+  // backend's): said once, since a CPU without AVX-512 IFMA runs the slower portable path.
+  spdlog::info("cpu kernels: {}", crypto::cpu_ifma_active() ? "AVX-512 IFMA"
+                                  : crypto::cpu_has_ifma()
+                                      ? "scalar (ZKPIPE_CPU_KERNELS=scalar; the CPU has IFMA)"
+                                      : "scalar (this CPU has no AVX-512 IFMA)");
   impl->options.check_plan = options.check_plan;
   impl->options.plan_page_locked = options.plan_page_locked;
   impl->options.retain = options.retain;

@@ -19,11 +19,11 @@
 #include "engine/crypto/batch_add_ifma.h"
 #include "engine/crypto/msm_buckets.h"
 #include "feature_required.h"
+#include "zkpipe/crypto/cpu_kernels.h"
 #include "zkpipe/crypto/curves.h"
 
 using namespace zkpipe::crypto;
 using zkpipe::crypto::msm_detail::AffineAdder;
-using zkpipe::crypto::msm_detail::batch_add_g1_ifma_available;
 
 namespace {
 
@@ -33,7 +33,7 @@ using Kernel = void (*)(G1Affine* const*, const G1Affine* const*, const uint8_t*
 std::vector<std::pair<const char*, Kernel>> kernels() {
   std::vector<std::pair<const char*, Kernel>> out = {
       {"emulated", &zkpipe::crypto::msm_detail::emulated::batch_add_g1_ifma}};
-  if (zkpipe::testing::feature_present(batch_add_g1_ifma_available(), "IFMA",
+  if (zkpipe::testing::feature_present(cpu_has_ifma(), "IFMA",
                                        "AVX-512 IFMA (batch_add_g1_ifma)")) {
     out.emplace_back("native", &zkpipe::crypto::msm_detail::batch_add_g1_ifma);
   }

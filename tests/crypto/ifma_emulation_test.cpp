@@ -21,6 +21,7 @@
 #include "engine/crypto/batch_add_ifma.h"
 #include "engine/crypto/ifma_emulation.h"
 #include "feature_required.h"
+#include "zkpipe/crypto/cpu_kernels.h"
 
 namespace {
 
@@ -123,7 +124,7 @@ IFMA_TARGET void check_round(Mismatches& m, std::mt19937_64& rng) {
 
 TEST_CASE("IFMA emulation: each stand-in equals the AVX-512 instruction", "[crypto]") {
   if (!zkpipe::testing::feature_present(
-          zkpipe::crypto::msm_detail::batch_add_g1_ifma_available(), "IFMA",
+          zkpipe::crypto::cpu_has_ifma(), "IFMA",
           "AVX-512 IFMA (the instructions the stand-ins are held to)")) {
     return;
   }

@@ -4,9 +4,11 @@
 // reference prover makes with the same randomness.
 // Thread-safety: stateless apart from the thread count; calls run concurrently on the callers'
 // threads.
+#include <stdexcept>
 #include <string>
 #include <thread>
 
+#include "zkpipe/crypto/cpu_kernels.h"
 #include "zkpipe/sdk/compute_glue.h"
 #include "zkpipe/sdk/sdk.h"
 
@@ -26,7 +28,9 @@ class CpuDevices final : public Devices {
     const unsigned n =
         options_.threads != 0 ? options_.threads : std::thread::hardware_concurrency();
     copy_text(out.name, "cpu0");
-    copy_text(out.model, "host (" + std::to_string(n) + " threads per call)");
+    copy_text(out.model, "host (" + std::to_string(n) + " threads per call, " +
+                             (zkpipe::crypto::cpu_ifma_active() ? "AVX-512 IFMA" : "scalar") +
+                             " kernels)");
     out.status = ZKP_OK;
   }
   Result<zkpipe::groth16::PendingProof> prove_start(uint32_t, const StartCall& call,
@@ -40,6 +44,11 @@ class CpuDevices final : public Devices {
 };
 
 Result<std::unique_ptr<Devices>> create_devices(const zkp_compute_options& options) {
+  try {
+    (void)zkpipe::crypto::cpu_kernels();
+  } catch (const std::invalid_argument& e) {
+    return zkpipe::invalid_argument(e.what());
+  }
   if (options.device_count > 0) {
     std::string named;
     for (uint32_t i = 0; i < options.device_count; ++i)

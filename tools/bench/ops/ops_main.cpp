@@ -5,6 +5,8 @@
 //   zkpipe-bench-ops fp_mul|fr_mul|pairing|multi_pairing|g1_msm|g2_msm|ntt|smoke
 //       [--logn=a,b] [--threads=1,2] [--runs=9] [--warmup=1] [--iters=N] [--pairings=N] [--seed=N]
 //       [--scalars=random|porep]
+// Each line ends with kernels=ifma|scalar: the MSM and NTT path that ran (AVX-512 IFMA where the
+// CPU has it; ZKPIPE_CPU_KERNELS=scalar forces the portable path: zkpipe/crypto/cpu_kernels.h).
 // A run is: fp_mul/fr_mul a chain of n dependent x = x * y; pairing n pairings; multi_pairing n
 // products of 4 pairings; g1_msm/g2_msm one MSM of n points; ntt one forward NTT of n elements
 // (input re-copied before each run, untimed). Medians of --runs timed runs after --warmup.
@@ -14,11 +16,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "zkpipe/crypto/cpu_kernels.h"
 #include "zkpipe/crypto/curves.h"
 #include "zkpipe/crypto/msm.h"
 #include "zkpipe/crypto/ntt.h"
@@ -37,6 +41,7 @@ struct Args {
   int pairings = 100;
   uint64_t seed = 0x5eed;
   std::string scalars = "random";  // MSM scalars: random | porep
+  std::string kernels;             // ifma | scalar: the MSM and NTT path (cpu_kernels.h)
 };
 
 // splitmix64: the input stream every harness of the comparison uses.
@@ -96,8 +101,10 @@ std::vector<double> time_runs(const Args& a, Run&& run) {
 void print_line(const char* op, size_t n, int threads, const Args& a, std::vector<double> t,
                 const std::string& extra) {
   std::sort(t.begin(), t.end());
-  std::printf("peer=zkpipe op=%s n=%zu threads=%d median_s=%.6g min_s=%.6g max_s=%.6g runs=%d%s\n",
-              op, n, threads, median(t), t.front(), t.back(), a.runs, extra.c_str());
+  std::printf(
+      "peer=zkpipe op=%s n=%zu threads=%d median_s=%.6g min_s=%.6g max_s=%.6g runs=%d%s "
+      "kernels=%s\n",
+      op, n, threads, median(t), t.front(), t.back(), a.runs, extra.c_str(), a.kernels.c_str());
   std::fflush(stdout);
 }
 
@@ -269,6 +276,12 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "--logn: %d is outside 0..28\n", lg);
       return 2;
     }
+  }
+  try {
+    a.kernels = cpu_ifma_active() ? "ifma" : "scalar";
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "zkpipe-bench-ops: %s\n", e.what());
+    return 2;
   }
   if (a.op == "fp_mul") bench_mul<Fp>(a, "fp_mul", 0xf1);
   if (a.op == "fr_mul") bench_mul<Fr>(a, "fr_mul", 0xf2);
