@@ -61,16 +61,22 @@ TEST_CASE("filecoin SnapDeals: info prints Filecoin's 32GiB count",
              Contains("v28-empty-sector-update-poseidon-merkletree-poseidon_hasher-8-8-0-"));
 }
 
-TEST_CASE(
-    "filecoin SnapDeals, Poseidon variant: a sample checks, and a request read as another variant "
-    "is refused",
-    "[tool][filecoin][plugin]") {
-  const TempDir dir("zkpipe_filecoin_snapdeals_poseidon");
+// A 2KiB sample request of the Poseidon variant (seed 3) in `dir`: its path.
+std::string poseidon_sample(const TempDir& dir) {
   const std::string request = dir.file("u.json");
   REQUIRE(run_tool("proof-type filecoin_snapdeals sample --preset StackedDrg2KiBV1-Poseidon "
                    "--seed 3 --out " +
                    request)
               .exit_code == 0);
+  return request;
+}
+
+TEST_CASE(
+    "filecoin SnapDeals, Poseidon variant: a sample checks, and a request read as another variant "
+    "is refused",
+    "[tool][filecoin][plugin]") {
+  const TempDir dir("zkpipe_filecoin_snapdeals_poseidon");
+  const std::string request = poseidon_sample(dir);
   CHECK(nlohmann::json::parse(read_text(request)).at("variant") == "poseidon");
   auto info =
       run_tool("proof-type filecoin_snapdeals info --preset StackedDrg2KiBV1-Poseidon --json");
@@ -101,11 +107,7 @@ TEST_CASE(
 TEST_CASE("filecoin SnapDeals, Poseidon variant: a sample proves and verifies outside the engine",
           "[tool][filecoin][plugin][heavy]") {
   const TempDir dir("zkpipe_filecoin_snapdeals_poseidon");
-  const std::string request = dir.file("u.json");
-  REQUIRE(run_tool("proof-type filecoin_snapdeals sample --preset StackedDrg2KiBV1-Poseidon "
-                   "--seed 3 --out " +
-                   request)
-              .exit_code == 0);
+  const std::string request = poseidon_sample(dir);
   // Filecoin publishes no 2KiB file of this circuit: `missing: setup` makes a development file
   // under the name rust-fil-proofs would give it, labeled, with its .vk
   const TempDir fil("zkpipe_filecoin_snapdeals_poseidon_params");
