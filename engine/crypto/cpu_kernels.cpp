@@ -9,24 +9,32 @@
 namespace zkpipe::crypto {
 namespace {
 
-// The parsed value, or none for a bad one (its message is rebuilt at each call).
+// The value, or none for a bad one (cpu_kernels_error() words its message).
 std::optional<CpuKernels> parse(const char* v) {
   if (v == nullptr || *v == '\0' || std::string(v) == "auto") return CpuKernels::kAuto;
   if (std::string(v) == "scalar") return CpuKernels::kScalar;
   return std::nullopt;
 }
 
+// ZKPIPE_CPU_KERNELS, read once.
+const std::optional<CpuKernels>& parsed() {
+  static const std::optional<CpuKernels> value = parse(std::getenv("ZKPIPE_CPU_KERNELS"));
+  return value;
+}
+
 }  // namespace
 
+std::optional<std::string> cpu_kernels_error() {
+  if (parsed()) return std::nullopt;
+  const char* v = std::getenv("ZKPIPE_CPU_KERNELS");
+  return "ZKPIPE_CPU_KERNELS='" + std::string(v ? v : "") +
+         "': expected `auto` (the IFMA kernels where the CPU has them) or `scalar` (the portable "
+         "path everywhere)";
+}
+
 CpuKernels cpu_kernels() {
-  static const std::optional<CpuKernels> value = parse(std::getenv("ZKPIPE_CPU_KERNELS"));
-  if (!value) {
-    const char* v = std::getenv("ZKPIPE_CPU_KERNELS");
-    throw std::invalid_argument("ZKPIPE_CPU_KERNELS='" + std::string(v ? v : "") +
-                                "': expected `auto` (the IFMA kernels where the CPU has them) "
-                                "or `scalar` (the portable path everywhere)");
-  }
-  return *value;
+  if (!parsed()) throw std::invalid_argument(*cpu_kernels_error());
+  return *parsed();
 }
 
 bool cpu_has_ifma() {

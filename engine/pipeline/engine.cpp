@@ -9,7 +9,8 @@
 #include <malloc.h>
 
 #include <algorithm>
-#include <stdexcept>
+#include <optional>
+#include <string>
 
 #include "engine_impl.h"
 #include "filecoin_params.h"
@@ -38,11 +39,8 @@ Result<std::unique_ptr<Engine>> Engine::create(const Config& config, EngineOptio
   // resident and the process grows past what the budget counts.
   mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 #endif
-  try {
-    (void)crypto::cpu_kernels();  // a bad ZKPIPE_CPU_KERNELS fails the start, not the first MSM
-  } catch (const std::invalid_argument& e) {
-    return invalid_argument(e.what());
-  }
+  // A bad ZKPIPE_CPU_KERNELS fails the start, not the first MSM.
+  if (std::optional<std::string> bad = crypto::cpu_kernels_error()) return invalid_argument(*bad);
   auto impl = std::make_unique<Impl>();
   impl->config = config;
   ZKP_ASSIGN_OR_RETURN(std::vector<std::string> dirs,

@@ -4,7 +4,7 @@
 // reference prover makes with the same randomness.
 // Thread-safety: stateless apart from the thread count; calls run concurrently on the callers'
 // threads.
-#include <stdexcept>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -28,9 +28,7 @@ class CpuDevices final : public Devices {
     const unsigned n =
         options_.threads != 0 ? options_.threads : std::thread::hardware_concurrency();
     copy_text(out.name, "cpu0");
-    copy_text(out.model, "host (" + std::to_string(n) + " threads per call, " +
-                             (zkpipe::crypto::cpu_ifma_active() ? "AVX-512 IFMA" : "scalar") +
-                             " kernels)");
+    copy_text(out.model, "host (" + std::to_string(n) + " threads per call)");
     out.status = ZKP_OK;
   }
   Result<zkpipe::groth16::PendingProof> prove_start(uint32_t, const StartCall& call,
@@ -44,10 +42,8 @@ class CpuDevices final : public Devices {
 };
 
 Result<std::unique_ptr<Devices>> create_devices(const zkp_compute_options& options) {
-  try {
-    (void)zkpipe::crypto::cpu_kernels();
-  } catch (const std::invalid_argument& e) {
-    return zkpipe::invalid_argument(e.what());
+  if (std::optional<std::string> bad = zkpipe::crypto::cpu_kernels_error()) {
+    return zkpipe::invalid_argument(*bad);
   }
   if (options.device_count > 0) {
     std::string named;

@@ -277,12 +277,11 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  try {
-    a.kernels = cpu_ifma_active() ? "ifma" : "scalar";
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "zkpipe-bench-ops: %s\n", e.what());
+  if (std::optional<std::string> bad = cpu_kernels_error()) {
+    std::fprintf(stderr, "zkpipe-bench-ops: %s\n", bad->c_str());
     return 2;
   }
+  a.kernels = cpu_ifma_active() ? "ifma" : "scalar";
   if (a.op == "fp_mul") bench_mul<Fp>(a, "fp_mul", 0xf1);
   if (a.op == "fr_mul") bench_mul<Fr>(a, "fr_mul", 0xf2);
   if (a.op == "pairing") bench_pairing(a, false);

@@ -6,6 +6,9 @@
 // return the cached value.
 #pragma once
 
+#include <optional>
+#include <string>
+
 namespace zkpipe::crypto {
 
 enum class CpuKernels { kAuto, kScalar };
@@ -14,6 +17,10 @@ enum class CpuKernels { kAuto, kScalar };
 // throws std::invalid_argument naming the variable, the value and the accepted ones (every
 // call does: a misspelt switch never falls back silently).
 CpuKernels cpu_kernels();
+
+// The same check without the throw, for programs to refuse a bad value at start: the message
+// cpu_kernels() would throw, or none when the value is good.
+std::optional<std::string> cpu_kernels_error();
 
 // Whether the CPU itself has AVX-512 F and IFMA (whatever ZKPIPE_CPU_KERNELS says).
 bool cpu_has_ifma();
